@@ -1,0 +1,54 @@
+"""The game protocol every search in the kit is written against (contract §1).
+
+The method names are the textbook's: ACTIONS, RESULT, TERMINAL-TEST, UTILITY and
+PLAYER (here ``to_move``). Utilities are always from MAX's point of view.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Protocol, runtime_checkable
+
+MAX = "MAX"
+MIN = "MIN"
+PLAYERS = (MAX, MIN)
+
+State = Hashable
+Action = Hashable
+
+
+def other(player: str) -> str:
+    """The opponent of ``player``.
+
+    >>> other(MAX)
+    'MIN'
+    """
+    return MIN if player == MAX else MAX
+
+
+class IllegalMoveError(ValueError):
+    """RESULT was asked for an action that ACTIONS did not offer in that state."""
+
+    def __init__(self, state: State, action: Action) -> None:
+        super().__init__(f"{action!r} is not a legal action in state {state!r}")
+        self.state = state
+        self.action = action
+
+
+@runtime_checkable
+class Game(Protocol):
+    """A two-player, zero-sum game of perfect information."""
+
+    def actions(self, state: State) -> list[Action]:
+        """ACTIONS(s): the legal actions in ``state``, in the order a search tries them."""
+
+    def result(self, state: State, action: Action) -> State:
+        """RESULT(s, a): the state reached by playing ``action`` in ``state``."""
+
+    def terminal_test(self, state: State) -> bool:
+        """TERMINAL-TEST(s): true when the game is over in ``state``."""
+
+    def utility(self, state: State) -> float:
+        """UTILITY(s): the value of terminal ``state`` for MAX."""
+
+    def to_move(self, state: State) -> str:
+        """PLAYER(s): ``"MAX"`` or ``"MIN"``, whoever moves in ``state``."""

@@ -1,0 +1,88 @@
+"""Every sentence a user reads, in Korean and English.
+
+Messages live in ``abkit/messages/<lang>/*.yaml``, one flat mapping of keys to
+``str.format`` templates per file; all files of a language form one catalogue.
+A key must exist in every language (``tests/test_i18n.py`` checks it).
+
+>>> t("lang.name", "ko")
+'한국어'
+>>> t("lang.name", "xx")   # an unknown language falls back to English
+'English'
+"""
+
+from __future__ import annotations
+
+import functools
+import locale
+import os
+from pathlib import Path
+
+import yaml
+
+LANGS = ("en", "ko")
+DEFAULT_LANG = "en"
+_MESSAGES = Path(__file__).with_name("messages")
+
+
+@functools.lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """All messages of ``lang`` merged from its files; a key defined twice is an error."""
+    merged: dict[str, str] = {}
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    for path in sorted((_MESSAGES / lang).glob("*.yaml")):
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
+        for key, text in data.items():
+            if key in merged:
+                raise ValueError(f"{path}: message key {key!r} is defined twice")
+            merged[key] = text
+    return merged
+
+
+def normalize_lang(lang: str | None) -> str:
+    """``ko``, ``ko_KR.UTF-8`` and ``Korean`` mean Korean; anything else English."""
+    if lang and lang.lower().startswith(("ko", "korean")):
+        return "ko"
+    return DEFAULT_LANG
+
+
+def default_lang() -> str:
+    """The language of the user's locale: ``ABKIT_LANG``, then ``LC_ALL``/``LC_MESSAGES``/``LANG``."""
+    for var in ("ABKIT_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        if os.environ.get(var):
+            return normalize_lang(os.environ[var])
+    try:
+        return normalize_lang(locale.getlocale()[0])
+    except (ValueError, TypeError):  # pragma: no cover - exotic locale settings
+        return DEFAULT_LANG
+
+
+def t(key: str, lang: str | None = None, /, **params: object) -> str:
+    """The message ``key`` in ``lang`` with ``params`` filled in.
+
+    Falls back to English, then to the key itself, so a missing message never
+    crashes a report (the catalogue test makes sure none is missing).
+    """
+    lang = normalize_lang(lang) if lang not in LANGS else lang
+    text = catalogue(lang).get(key) or catalogue(DEFAULT_LANG).get(key) or key
+    return text.format(**params) if params else text
+
+
+class Message:
+    """A message key with parameters, rendered later in the reader's language.
+
+    Library errors carry one of these so that only the CLI decides the language.
+    """
+
+    def __init__(self, key: str, **params: object) -> None:
+        self.key = key
+        self.params = params
+
+    def render(self, lang: str | None = None) -> str:
+        params = {k: (v.render(lang) if isinstance(v, Message) else v) for k, v in self.params.items()}
+        return t(self.key, lang, **params)
+
+    def __str__(self) -> str:
+        return self.render(DEFAULT_LANG)
+
+    def __repr__(self) -> str:
+        return f"Message({self.key!r}, **{self.params!r})"

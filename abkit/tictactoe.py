@@ -1,0 +1,75 @@
+"""Tic-tac-toe on the game protocol: X is MAX and moves first.
+
+A state is a 9-character string read row by row, with ``X``, ``O`` and ``.``
+for an empty square: immutable and hashable. An action is the index (0-8) of an
+empty square; ACTIONS lists them in row-major order. UTILITY is +1 when X has
+three in a row, -1 when O has, 0 for a full board without a line.
+
+>>> game = TicTacToe()
+>>> game.actions("XO.......")[:3], game.to_move("XO......."), game.result("XO.......", 2)
+([2, 3, 4], 'MAX', 'XOX......')
+"""
+
+from __future__ import annotations
+
+from .game import MAX, MIN, IllegalMoveError
+
+EMPTY = "." * 9
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8),   # rows
+         (0, 3, 6), (1, 4, 7), (2, 5, 8),   # columns
+         (0, 4, 8), (2, 4, 6))              # diagonals
+
+
+def winner(board: str) -> str | None:
+    """``"X"`` or ``"O"`` if that player has three in a line, else ``None``."""
+    for a, b, c in LINES:
+        if board[a] != "." and board[a] == board[b] == board[c]:
+            return board[a]
+    return None
+
+
+def parse_board(text: str) -> str:
+    """A board from text such as ``"X.O/.X./..O"`` or three lines; spaces and ``-`` mean empty.
+
+    >>> parse_board("X O|   |  O")
+    'X.O.....O'
+    """
+    cells = [c for c in text.replace("-", ".").replace(" ", ".").upper() if c in "XO."]
+    if len(cells) != 9:
+        raise ValueError(f"a tic-tac-toe board has 9 squares, {text!r} gives {len(cells)}")
+    board = "".join(cells)
+    x, o = board.count("X"), board.count("O")
+    if not (x == o or x == o + 1):
+        raise ValueError(f"{text!r} is not reachable: X moves first, so X has as many marks as O or one more")
+    return board
+
+
+class TicTacToe:
+    """The game protocol for tic-tac-toe (contract §1)."""
+
+    initial = EMPTY
+
+    def actions(self, state: str) -> list[int]:
+        if winner(state):
+            return []
+        return [i for i, cell in enumerate(state) if cell == "."]
+
+    def result(self, state: str, action: int) -> str:
+        if not isinstance(action, int) or not 0 <= action < 9 or state[action] != "." or winner(state):
+            raise IllegalMoveError(state, action)
+        mark = "X" if self.to_move(state) == MAX else "O"
+        return state[:action] + mark + state[action + 1:]
+
+    def terminal_test(self, state: str) -> bool:
+        return winner(state) is not None or "." not in state
+
+    def utility(self, state: str) -> int:
+        return {"X": 1, "O": -1, None: 0}[winner(state)]
+
+    def to_move(self, state: str) -> str:
+        return MAX if state.count("X") == state.count("O") else MIN
+
+    @staticmethod
+    def display(state: str) -> str:
+        """The board as three lines."""
+        return "\n".join(state[i:i + 3] for i in (0, 3, 6))

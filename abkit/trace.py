@@ -1,0 +1,200 @@
+"""What a search did, recorded as plain data that checks, feedback and figures read.
+
+A search module (a reference solution, a student's exercise) is run on a game
+wrapped in :class:`TracingGame`, which records every state RESULT generates and
+every state UTILITY evaluates, in order. Its ``max_value``/``min_value`` are
+wrapped for the run so that each call's window (alpha, beta) and returned value
+are recorded too. Nothing here knows the right answers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, Callable
+
+from .game import MAX, MIN, Game, State
+from .tree import Tree
+
+#: algorithm name -> (entry function, takes an alpha-beta window)
+ALGORITHMS: dict[str, tuple[str, bool]] = {
+    "minimax": ("minimax_decision", False),
+    "alphabeta": ("alpha_beta_search", True),
+}
+FUNCTIONS = {"max_value": MAX, "min_value": MIN}
+
+
+@dataclass(slots=True)
+class Call:
+    """One MAX-VALUE or MIN-VALUE call.
+
+    node: the state it was called on.
+    player: ``"MAX"`` for MAX-VALUE, ``"MIN"`` for MIN-VALUE.
+    alpha, beta: the window it was entered with (``None`` for plain minimax).
+    value: what it returned (``None`` if it raised, or has not returned).
+    parent: index in ``Trace.calls`` of the call it was made from, or ``None``.
+    visited_at, evaluated_at: how long ``visited``/``evaluated`` were when it began.
+    synthetic: the recorder added it (the root, when the search loops over the
+        root's actions itself instead of calling MAX-VALUE on the root).
+    """
+
+    node: State
+    player: str
+    alpha: float | None = None
+    beta: float | None = None
+    value: float | None = None
+    parent: int | None = None
+    visited_at: int = 0
+    evaluated_at: int = 0
+    synthetic: bool = False
+
+
+@dataclass
+class Trace:
+    """The record of one search from ``root``.
+
+    visited: the root, then every state RESULT returned, in order (contract §1).
+    evaluated: every state UTILITY was called on, in order.
+    calls: every MAX-VALUE/MIN-VALUE call in the order they began.
+    action: what the search returned; value: the root's backed-up value.
+    error: the exception the search raised, if any (the record stops there).
+    """
+
+    algorithm: str
+    root: State
+    visited: list = field(default_factory=list)
+    evaluated: list = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
+    action: Any = None
+    value: float | None = None
+    error: BaseException | None = None
+
+    @property
+    def nodes(self) -> int:
+        """States the search was called on, root and leaves included: ``len(visited)``."""
+        return len(self.visited)
+
+    def pruned(self, tree: Tree) -> list[str]:
+        """Roots of the subtrees a cut-off skipped, in tree order."""
+        return pruned_subtrees(tree, self.visited)
+
+    def summary(self, tree: Tree | None = None) -> dict[str, Any]:
+        """The contract's keys: value, action, visited, evaluated, pruned, nodes."""
+        return {
+            "value": self.value,
+            "action": self.action,
+            "visited": list(self.visited),
+            "evaluated": list(self.evaluated),
+            "pruned": self.pruned(tree) if tree is not None else [],
+            "nodes": self.nodes,
+        }
+
+    def children_of(self, index: int) -> list[int]:
+        """Indices of the calls made directly from call ``index``."""
+        return [i for i, c in enumerate(self.calls) if c.parent == index]
+
+
+def pruned_subtrees(tree: Tree, visited: list) -> list[str]:
+    """Children of visited internal nodes that were never generated, in tree order.
+
+    >>> t = Tree("A", {"A": ("B", "C"), "B": ("B1", "B2")}, {"B1": 1, "B2": 2, "C": 0})
+    >>> pruned_subtrees(t, ["A", "B", "B1"])
+    ['B2', 'C']
+    """
+    seen = set(visited)
+    return [child for node in tree.preorder() if node in seen
+            for child in tree.children.get(node, ()) if child not in seen]
+
+
+class TracingGame:
+    """A game that records what RESULT and UTILITY are asked, into a :class:`Trace`."""
+
+    def __init__(self, game: Game, trace: Trace) -> None:
+        self._game = game
+        self._trace = trace
+
+    def actions(self, state: State) -> list:
+        return self._game.actions(state)
+
+    def result(self, state: State, action: Any) -> State:
+        successor = self._game.result(state, action)
+        self._trace.visited.append(successor)
+        return successor
+
+    def terminal_test(self, state: State) -> bool:
+        return self._game.terminal_test(state)
+
+    def utility(self, state: State) -> float:
+        self._trace.evaluated.append(state)
+        return self._game.utility(state)
+
+    def to_move(self, state: State) -> str:
+        return self._game.to_move(state)
+
+
+def traced_search(module: ModuleType, game: Game, state: State, algorithm: str) -> Trace:
+    """Run ``module``'s search for ``algorithm`` from ``state`` and record what it does.
+
+    ``module`` has the contract's functions (``alpha_beta_search``, ``max_value``,
+    ``min_value`` or their minimax twins). Its ``max_value``/``min_value`` are
+    wrapped while the search runs and restored afterwards. An exception raised by
+    the search is stored in ``Trace.error``, not raised.
+    """
+    entry, windowed = ALGORITHMS[algorithm]
+    trace = Trace(algorithm, state, visited=[state])
+    stack: list[int] = []
+    originals = {name: getattr(module, name) for name in FUNCTIONS if hasattr(module, name)}
+
+    def wrap(name: str, function: Callable) -> Callable:
+        def recorded(game_: Any, state_: State, *window: Any) -> Any:
+            call = Call(state_, FUNCTIONS[name], parent=stack[-1] if stack else None,
+                        visited_at=len(trace.visited), evaluated_at=len(trace.evaluated))
+            if windowed and len(window) == 2:
+                call.alpha, call.beta = window
+            trace.calls.append(call)
+            stack.append(len(trace.calls) - 1)
+            try:
+                call.value = function(game_, state_, *window)
+            finally:
+                stack.pop()
+            return call.value
+        recorded.__wrapped__ = function
+        recorded.__name__ = name
+        return recorded
+
+    for name, function in originals.items():
+        setattr(module, name, wrap(name, function))
+    try:
+        trace.action = getattr(module, entry)(TracingGame(game, trace), state)
+    except Exception as error:  # noqa: BLE001 - the search is untrusted; callers read trace.error
+        trace.error = error
+    finally:
+        for name, function in originals.items():
+            setattr(module, name, function)
+    _add_root(trace, game, windowed)
+    return trace
+
+
+def _add_root(trace: Trace, game: Game, windowed: bool) -> None:
+    """Give the trace a root call and a value, whichever way the search treated the root.
+
+    The kit's searches loop over the root's actions themselves (AIMA 4e), so
+    there is no MAX-VALUE call on the root; one is added, entered with the full
+    window, whose value is the best of the root's children's values.
+    """
+    root = trace.root
+    if trace.calls and trace.calls[0].node == root and trace.calls[0].parent is None:
+        trace.value = trace.calls[0].value
+        return
+    player = game.to_move(root)
+    top = [c for c in trace.calls if c.parent is None]
+    values = [c.value for c in top if isinstance(c.value, (int, float))]
+    if game.terminal_test(root):
+        trace.value = game.utility(root)
+    elif values and len(values) == len(top):
+        trace.value = max(values) if player == MAX else min(values)
+    window = (-math.inf, math.inf) if windowed else (None, None)
+    trace.calls.insert(0, Call(root, player, *window, value=trace.value, synthetic=True))
+    for call in trace.calls[1:]:
+        call.parent = 0 if call.parent is None else call.parent + 1

@@ -1,0 +1,84 @@
+"""``abkit fixtures verify|generate``: check every expectation; write random trees."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from abkit.fixture import FixtureError, fixture_paths, load_fixture
+from abkit.i18n import t
+from abkit.loading import FIXTURES
+from abkit.randomtree import ORDERINGS, GenerationError
+
+from ..errors import UsageError
+from ..fixturegen import generate
+from ..verify import verify_fixture
+
+
+def register(sub, lang: str, add_lang) -> None:
+    p = sub.add_parser("fixtures", help=t("fixtures.help", lang), description=t("fixtures.help", lang))
+    add_lang(p, lang)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", title=t("cli.commands", lang))
+
+    v = actions.add_parser("verify", help=t("fixtures.verify.help", lang), description=t("fixtures.verify.help", lang))
+    v.add_argument("paths", nargs="*", metavar="PATH", help=t("fixtures.verify.help.paths", lang))
+    add_lang(v, lang)
+    v.set_defaults(run=run_verify)
+
+    g = actions.add_parser("generate", help=t("fixtures.generate.help", lang),
+                           description=t("fixtures.generate.help", lang))
+    g.add_argument("--branching", "-b", type=int, required=True, help=t("fixtures.generate.help.branching", lang))
+    g.add_argument("--depth", "-d", type=int, required=True, help=t("fixtures.generate.help.depth", lang))
+    g.add_argument("--min", type=int, default=-9, dest="low", help=t("fixtures.generate.help.min", lang))
+    g.add_argument("--max", type=int, default=9, dest="high", help=t("fixtures.generate.help.max", lang))
+    g.add_argument("--ordering", choices=ORDERINGS, default="random", help=t("fixtures.generate.help.ordering", lang))
+    g.add_argument("--rule", choices=("aima", "cs188"), default="aima", help=t("fixtures.generate.help.rule", lang))
+    g.add_argument("--root", choices=("max", "min"), default="max", help=t("fixtures.generate.help.root", lang))
+    g.add_argument("--distinct", action="store_true", help=t("fixtures.generate.help.distinct", lang))
+    g.add_argument("--seed", type=int, default=0, help=t("fixtures.generate.help.seed", lang))
+    g.add_argument("--count", type=int, default=1, help=t("fixtures.generate.help.count", lang))
+    g.add_argument("--id", dest="prefix", help=t("fixtures.generate.help.id", lang))
+    g.add_argument("--out", type=Path, required=True, help=t("fixtures.generate.help.out", lang))
+    add_lang(g, lang)
+    g.set_defaults(run=run_generate)
+
+
+def run_verify(args) -> int:
+    paths = fixture_paths(args.paths or [FIXTURES])
+    if not paths:
+        raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [FIXTURES])))
+    broken = disagreements = checked = 0
+    for path in paths:
+        try:
+            fixture = load_fixture(path)
+        except FixtureError as error:
+            print(error.render(args.lang), file=sys.stderr)
+            broken += 1
+            continue
+        checked += 1
+        for d in verify_fixture(fixture):
+            disagreements += 1
+            print(t("fixtures.disagreement", args.lang, path=d.path, line=d.line, field=d.field,
+                    expected=_show(d.expected), got=_show(d.got)))
+    print(t("fixtures.verified", args.lang, checked=checked, disagreements=disagreements, broken=broken))
+    return 2 if broken else 1 if disagreements else 0
+
+
+def _show(value) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def run_generate(args) -> int:
+    if args.branching < 1 or args.depth < 0 or args.count < 1:
+        raise UsageError("fixtures.generate.bad_shape")
+    if args.branching ** args.depth > 1_000_000:
+        raise UsageError("fixtures.generate.too_big", leaves=args.branching ** args.depth)
+    try:
+        written = generate(args.out, args.branching, args.depth, args.low, args.high, args.ordering,
+                           args.rule, args.root, args.distinct, args.seed, args.count, args.prefix)
+    except GenerationError as error:
+        raise UsageError("fixtures.generate.impossible", reason=error.message) from None
+    for path in written:
+        print(t("fixtures.generate.wrote", args.lang, path=path))
+    return 0

@@ -1,0 +1,36 @@
+"""The reference solutions in ``solutions/``, run under a chosen pruning rule."""
+
+from __future__ import annotations
+
+import functools
+from types import ModuleType
+
+from abkit.game import Game, State
+from abkit.loading import SOLUTIONS, load_module
+from abkit.trace import Trace, traced_search
+from abkit.tree import Tree
+
+#: algorithm -> the solution file that implements it
+FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py"}
+
+
+@functools.lru_cache(maxsize=None)
+def reference(algorithm: str, prune_on_equality: bool = True) -> ModuleType:
+    """The reference module for ``algorithm``; alpha-beta set to the given cut-off rule."""
+    module = load_module(SOLUTIONS / FILES[algorithm], f"_abkit_reference_{algorithm}_{prune_on_equality}")
+    if hasattr(module, "PRUNE_ON_EQUALITY"):
+        module.PRUNE_ON_EQUALITY = prune_on_equality
+    return module
+
+
+def reference_trace(game: Game, state: State, algorithm: str, prune_on_equality: bool = True) -> Trace:
+    """What the reference search does from ``state``; it never fails on a valid game."""
+    trace = traced_search(reference(algorithm, prune_on_equality), game, state, algorithm)
+    if trace.error is not None:  # pragma: no cover - would be a bug in solutions/
+        raise trace.error
+    return trace
+
+
+def expectations(trace: Trace, tree: Tree) -> dict:
+    """The ``expected:`` block a fixture should carry for this trace."""
+    return trace.summary(tree)
