@@ -18,7 +18,7 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from .game import MAX, MIN
 from .i18n import Message
 from .tree import Tree, TreeGame, child_name
-from .yamlsafe import STR, YamlError, compose, describe, is_number, line_of, number, plain, scalar
+from .yamlsafe import STR, YamlError, compose, describe, is_number, line_of, looks_numeric, number, plain, scalar
 
 MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_ROOT_NAME = "A"
@@ -124,7 +124,7 @@ class _Reader:
         self.utilities: dict[str, float] = {}
         self.where: dict[str, int] = {}  # node name -> line
 
-    def fail(self, node_or_line: Node | int, key: str, **params: Any) -> FixtureError:
+    def fail(self, node_or_line: Node | int, key: str, /, **params: Any) -> FixtureError:
         line = node_or_line if isinstance(node_or_line, int) else line_of(node_or_line)
         return FixtureError(self.path, line, Message(key, **params))
 
@@ -251,6 +251,8 @@ class _Reader:
                     for i, v in enumerate(node.value)]
             for (kid, v) in kids:
                 self.claim(kid, line_of(v))
+        elif looks_numeric(node):
+            raise self.fail(node, "yaml.number_as_text", found=node.value)
         else:
             raise self.fail(node, "fixture.bad_subtree", name=parent, found=describe(node))
         if not kids:

@@ -73,7 +73,7 @@ class Message:
     Library errors carry one of these so that only the CLI decides the language.
     """
 
-    def __init__(self, key: str, **params: object) -> None:
+    def __init__(self, key: str, /, **params: object) -> None:
         self.key = key
         self.params = params
 

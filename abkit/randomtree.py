@@ -21,7 +21,7 @@ ORDERINGS = ("best", "worst", "random")
 class GenerationError(ValueError):
     """Parameters that cannot make a tree (say, too few values for distinct leaves)."""
 
-    def __init__(self, key: str, **params: object) -> None:
+    def __init__(self, key: str, /, **params: object) -> None:
         self.message = Message(key, **params)
         super().__init__(str(self.message))
 

@@ -31,8 +31,8 @@ def winner(board: str) -> str | None:
 def parse_board(text: str) -> str:
     """A board from text such as ``"X.O/.X./..O"`` or three lines; spaces and ``-`` mean empty.
 
-    >>> parse_board("X O|   |  O")
-    'X.O.....O'
+    >>> parse_board("X O|   |  X")
+    'X.O.....X'
     """
     cells = [c for c in text.replace("-", ".").replace(" ", ".").upper() if c in "XO."]
     if len(cells) != 9:

@@ -103,8 +103,16 @@ def pruned_subtrees(tree: Tree, visited: list) -> list[str]:
     ['B2', 'C']
     """
     seen = set(visited)
-    return [child for node in tree.preorder() if node in seen
-            for child in tree.children.get(node, ()) if child not in seen]
+    if tree.root not in seen:
+        return []
+    pruned, stack = [], [tree.root]
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            stack.extend(reversed(tree.children.get(node, ())))
+        else:
+            pruned.append(node)
+    return pruned
 
 
 class TracingGame:

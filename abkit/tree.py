@@ -131,7 +131,7 @@ def from_nested(nested: Any, root: str = "A", root_player: str = MAX) -> Tree:
             continue
         kids = [child_name(name, i, len(value), name == root) for i in range(len(value))]
         children[name] = tuple(kids)
-        stack.extend(zip(kids, value))
+        stack.extend(reversed(list(zip(kids, value))))  # pop in move order: names come out in preorder
     return Tree(root, children, utilities, root_player)
 
 

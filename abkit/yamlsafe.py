@@ -9,6 +9,7 @@ explicit stack, a nesting limit, no aliases and no repeated mapping keys.
 from __future__ import annotations
 
 import math
+import re
 
 import yaml
 from yaml import events as ev
@@ -20,6 +21,8 @@ LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 MAX_DEPTH = 500
 _CONSTRUCT = yaml.constructor.SafeConstructor()
 STR, INT, FLOAT, BOOL, NULL = (f"tag:yaml.org,2002:{t}" for t in ("str", "int", "float", "bool", "null"))
+#: a plain decimal integer (no sign +, no leading 0, no _): what trees are mostly made of
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)\Z").match
 
 
 class YamlError(ValueError):
@@ -104,7 +107,9 @@ def _compose(loader) -> Node | None:
 def _node(loader, event) -> Node:
     tag = event.tag
     if isinstance(event, ev.ScalarEvent):
-        if tag is None or tag == "!":
+        if tag is None and not event.style and _DECIMAL(event.value):  # plain style: None or ""
+            tag = INT  # what the resolver would say, without its dozen regular expressions
+        elif tag is None or tag == "!":
             tag = loader.resolve(ScalarNode, event.value, event.implicit)
         return ScalarNode(tag, event.value, event.start_mark, event.end_mark, style=event.style)
     if isinstance(event, ev.SequenceStartEvent):
@@ -140,11 +145,26 @@ def is_number(node: Node) -> bool:
 def number(node: Node) -> float | int:
     """A finite number, or :class:`YamlError` saying what was found instead."""
     if not is_number(node):
+        if looks_numeric(node):
+            raise YamlError(line_of(node), Message("yaml.number_as_text", found=node.value))
         raise YamlError(line_of(node), Message("yaml.not_number", found=describe(node)))
+    if node.tag == INT and _DECIMAL(node.value):
+        return int(node.value)
     value = scalar(node)
     if not math.isfinite(value):
         raise YamlError(line_of(node), Message("yaml.not_finite", found=node.value))
     return value
+
+
+def looks_numeric(node: Node) -> bool:
+    """A text scalar Python would read as a number (YAML 1.1 reads ``1e3`` as text)."""
+    if not (isinstance(node, ScalarNode) and node.tag == STR and not node.style):
+        return False
+    try:
+        float(node.value)
+    except ValueError:
+        return False
+    return True
 
 
 def describe(node: Node) -> str:

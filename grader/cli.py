@@ -45,7 +45,8 @@ def add_lang(parser: argparse.ArgumentParser, lang: str) -> None:
 def build_parser(lang: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="abkit", description=t("cli.description", lang))
     add_lang(parser, lang)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.commands", lang))
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.commands", lang),
+                                help=t("cli.help.command", lang))
     for command in COMMANDS:
         command.register(sub, lang, add_lang)
     return parser

@@ -36,7 +36,7 @@ def fixture_document(tree: Tree, fixture_id: str, title: dict[str, str], source:
 
 def dump(document: dict) -> str:
     """YAML text of a fixture document, keys in the documented order, short lists inline."""
-    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, default_flow_style=None, width=100)
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
 
 
 def generate(out: Path, branching: int, depth: int, low: int, high: int, ordering: str, rule: str,

@@ -19,7 +19,8 @@ from ..verify import verify_fixture
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("fixtures", help=t("fixtures.help", lang), description=t("fixtures.help", lang))
     add_lang(p, lang)
-    actions = p.add_subparsers(dest="action", metavar="ACTION", title=t("cli.commands", lang))
+    actions = p.add_subparsers(dest="action", metavar="ACTION", title=t("cli.commands", lang),
+                               help=t("cli.help.action", lang))
 
     v = actions.add_parser("verify", help=t("fixtures.verify.help", lang), description=t("fixtures.verify.help", lang))
     v.add_argument("paths", nargs="*", metavar="PATH", help=t("fixtures.verify.help.paths", lang))
