@@ -26,7 +26,7 @@ KEYS = ("id", "title", "source", "description", "root", "root_name", "prune_on_e
         "tree", "heuristics", "notes", "tags", "expected")
 #: expected-block field -> the kind of value it holds
 EXPECTED_FIELDS = {"value": "number", "action": "action", "visited": "names",
-                   "evaluated": "names", "pruned": "names", "nodes": "count"}
+                   "evaluated": "names", "pruned": "names", "nodes": "count", "windows": "windows"}
 ALGORITHMS = ("minimax", "alphabeta")
 
 
@@ -299,6 +299,21 @@ class _Reader:
                 lines[f"expected.{algorithm}.{name}"] = line_of(fkey)
         return expected, lines
 
+    def windows(self, node: Node) -> dict[str, list]:
+        """``node: [alpha, beta, value]`` per visited node: the window it was entered with, what it returned."""
+        if not isinstance(node, MappingNode):
+            raise self.fail(node, "fixture.not_mapping_field", field="windows")
+        windows = {}
+        for key, item in node.value:
+            name = self.node_key(key)
+            if not isinstance(item, SequenceNode) or len(item.value) != 3:
+                raise self.fail(item, "fixture.bad_window", name=name)
+            alpha, beta, value = item.value
+            windows[name] = [number(alpha, infinite=True), number(beta, infinite=True), number(value)]
+            if not windows[name][0] <= windows[name][1]:  # CS188 rule: alpha can rise to beta
+                raise self.fail(item, "fixture.empty_window", name=name)
+        return windows
+
     def expected_value(self, kind: str, node: Node, tree: Tree) -> Any:
         if kind == "number":
             return number(node)
@@ -307,6 +322,8 @@ class _Reader:
             if type(value) is not int or value < 0:
                 raise self.fail(node, "fixture.not_count", found=describe(node))
             return value
+        if kind == "windows":
+            return self.windows(node)
         if kind == "action":
             value = scalar(node) if isinstance(node, ScalarNode) else describe(node)
             if value is not None and value not in tree.children.get(tree.root, ()):

@@ -90,6 +90,13 @@ class Trace:
             "nodes": self.nodes,
         }
 
+    def windows(self) -> dict[State, list]:
+        """Node -> ``[alpha, beta, value]`` of its first call, in call order (a fixture's ``windows:``)."""
+        windows: dict[State, list] = {}
+        for call in self.calls:
+            windows.setdefault(call.node, [call.alpha, call.beta, call.value])
+        return windows
+
     def children_of(self, index: int) -> list[int]:
         """Indices of the calls made directly from call ``index``."""
         return [i for i, c in enumerate(self.calls) if c.parent == index]

@@ -142,8 +142,8 @@ def is_number(node: Node) -> bool:
     return isinstance(node, ScalarNode) and node.tag in (INT, FLOAT)
 
 
-def number(node: Node) -> float | int:
-    """A finite number, or :class:`YamlError` saying what was found instead."""
+def number(node: Node, infinite: bool = False) -> float | int:
+    """A finite number (or ±inf when ``infinite``), or :class:`YamlError` saying what was found instead."""
     if not is_number(node):
         if looks_numeric(node):
             raise YamlError(line_of(node), Message("yaml.number_as_text", found=node.value))
@@ -151,7 +151,7 @@ def number(node: Node) -> float | int:
     if node.tag == INT and _DECIMAL(node.value):
         return int(node.value)
     value = scalar(node)
-    if not math.isfinite(value):
+    if math.isnan(value) or (math.isinf(value) and not infinite):
         raise YamlError(line_of(node), Message("yaml.not_finite", found=node.value))
     return value
 

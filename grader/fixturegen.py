@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from pathlib import Path
 
 import yaml
+
+from abkit.fixture import FixtureError, load_fixture
 
 from abkit.game import MAX
 from abkit.i18n import t
 from abkit.randomtree import random_tree
 from abkit.tree import Tree, TreeGame, to_nested
 
+from .errors import UsageError
 from .reference import reference_trace
 
 
@@ -20,9 +26,11 @@ def fixture_document(tree: Tree, fixture_id: str, title: dict[str, str], source:
     game = TreeGame(tree)
     expected = {}
     for algorithm in ("minimax", "alphabeta"):
-        summary = reference_trace(game, tree.root, algorithm, prune_on_equality).summary(tree)
+        trace = reference_trace(game, tree.root, algorithm, prune_on_equality)
+        summary = trace.summary(tree)
         keep = ("value", "action", "nodes") if algorithm == "minimax" else tuple(summary)
         expected[algorithm] = {k: summary[k] for k in keep}
+    expected["alphabeta"]["windows"] = trace.windows()
     return {
         "id": fixture_id,
         "title": title,
@@ -57,3 +65,52 @@ def generate(out: Path, branching: int, depth: int, low: int, high: int, orderin
         path.write_text(dump(document), encoding="utf-8")
         written.append(path)
     return written
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
+
+
+def yaml_scalar(value) -> str:
+    """A name or number as YAML text: ``B1.1``, ``"odd name"``, ``3``, ``2.5``, ``-.inf``."""
+    if isinstance(value, str):
+        return value if _PLAIN_NAME.match(value) and value.lower() not in _YAML_WORDS else json.dumps(value)
+    if isinstance(value, float) and math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return repr(value)
+
+
+_YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+
+
+def add_windows(path: Path) -> bool:
+    """Write the reference's per-node windows into ``path``'s ``expected.alphabeta`` block.
+
+    Returns False when the block already has them. The block must be the last
+    thing in the file, in block style (the lines are appended to it); the file is
+    reloaded to prove it, and left unchanged with :class:`UsageError` otherwise.
+    """
+    fixture = load_fixture(path)
+    block = fixture.expected.get("alphabeta")
+    if block is None or "windows" in block:
+        return False
+    trace = reference_trace(fixture.game(), fixture.tree.root, "alphabeta", fixture.prune_on_equality)
+    windows = trace.windows()
+    original = path.read_text(encoding="utf-8")
+    field_lines = [v for k, v in fixture.lines.items() if k.startswith("expected.alphabeta.")]
+    first = original.splitlines()[min(field_lines) - 1] if field_lines else ""
+    indent = first[: len(first) - len(first.lstrip())]
+    added = [f"{indent}windows:  # node: [alpha, beta, value] as MAX-VALUE/MIN-VALUE were entered and returned"]
+    added += [f"{indent}  {yaml_scalar(n)}: [{', '.join(yaml_scalar(x) for x in w)}]" for n, w in windows.items()]
+    path.write_text(original.rstrip("\n") + "\n" + "\n".join(added) + "\n", encoding="utf-8")
+    try:
+        reloaded = load_fixture(path)
+        ok = reloaded.expected.get("alphabeta", {}).get("windows") == windows \
+            and {k: v for k, v in reloaded.expected["alphabeta"].items() if k != "windows"} == block
+    except FixtureError:
+        ok = False
+    if not ok:
+        path.write_text(original, encoding="utf-8")
+        raise UsageError("fixtures.expect.layout", path=path)
+    return True

@@ -35,7 +35,7 @@ def verify_fixture(fixture: Fixture) -> list[Disagreement]:
     found = []
     for algorithm, block in fixture.expected.items():
         trace = reference_trace(fixture.game(), fixture.tree.root, algorithm, fixture.prune_on_equality)
-        got = trace.summary(fixture.tree)
+        got = trace.summary(fixture.tree) | {"windows": trace.windows()}
         for name, want in block.items():
             if not same(want, got[name]):
                 key = f"expected.{algorithm}.{name}"

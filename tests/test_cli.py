@@ -174,3 +174,18 @@ def test_lang_default_comes_from_the_locale(monkeypatch, abkit):
     assert "알파베타 탐색" in abkit("trace", AIMA).out
     monkeypatch.setenv("ABKIT_LANG", "C")
     assert "alpha-beta search" in abkit("trace", AIMA).out
+
+
+def test_expect_adds_windows_once_and_refuses_flow_style(abkit, tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text("tree: [[3, 12], [2, 4]]\nexpected:\n  alphabeta:\n    value: 3\n    action: B\n", encoding="utf-8")
+    run = abkit("fixtures", "expect", path, "--lang", "en")
+    assert run.status == 0 and f"added windows to {path}" in run.out
+    assert load_fixture(path).expected["alphabeta"]["windows"]["C1"] == [3, float("inf"), 2]
+    assert abkit("fixtures", "expect", path).out == ""
+    assert abkit("fixtures", "verify", path).status == 0
+    flow = tmp_path / "flow.yaml"
+    text = "tree: [1, 2]\nexpected:\n  alphabeta: {value: 2, action: C}\n"
+    flow.write_text(text, encoding="utf-8")
+    run = abkit("fixtures", "expect", flow, "--lang", "en")
+    assert run.status == 2 and "block style" in run.err and flow.read_text(encoding="utf-8") == text

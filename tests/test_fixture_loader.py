@@ -109,6 +109,10 @@ BAD = [
     ("tree:\n  A:\n    '': 1\n", 3, "not a usable node name"),
     ("tree: 'x'\n", 1, "must be a number (a leaf)"),
     ("tree: [1, 1e3]\n", 1, "reads '1e3' as text"),
+    ("tree: [1]\nexpected:\n  alphabeta:\n    windows: {B: [1, 2]}\n", 4, "[alpha, beta, value]"),
+    ("tree: [1]\nexpected:\n  alphabeta:\n    windows: {B: [3, 2, 1]}\n", 4, "alpha <= beta"),
+    ("tree: [1]\nexpected:\n  alphabeta:\n    windows: {B: [1, 2, .inf]}\n", 4, "finite number"),
+    ("tree: [1]\nexpected:\n  alphabeta:\n    windows: [1]\n", 4, "'windows:' must be a mapping"),
     ("tree: [1]\nexpected:\n  minimax: {value: 2e1}\n", 3, "reads '2e1' as text"),
 ]
 

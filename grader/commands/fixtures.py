@@ -12,7 +12,7 @@ from abkit.loading import FIXTURES
 from abkit.randomtree import ORDERINGS, GenerationError
 
 from ..errors import UsageError
-from ..fixturegen import generate
+from ..fixturegen import add_windows, generate
 from ..verify import verify_fixture
 
 
@@ -26,6 +26,11 @@ def register(sub, lang: str, add_lang) -> None:
     v.add_argument("paths", nargs="*", metavar="PATH", help=t("fixtures.verify.help.paths", lang))
     add_lang(v, lang)
     v.set_defaults(run=run_verify)
+
+    e = actions.add_parser("expect", help=t("fixtures.expect.help", lang), description=t("fixtures.expect.help", lang))
+    e.add_argument("paths", nargs="*", metavar="PATH", help=t("fixtures.verify.help.paths", lang))
+    add_lang(e, lang)
+    e.set_defaults(run=run_expect)
 
     g = actions.add_parser("generate", help=t("fixtures.generate.help", lang),
                            description=t("fixtures.generate.help", lang))
@@ -64,6 +69,14 @@ def run_verify(args) -> int:
                     expected=_show(d.expected), got=_show(d.got)))
     print(t("fixtures.verified", args.lang, checked=checked, disagreements=disagreements, broken=broken))
     return 2 if broken else 1 if disagreements else 0
+
+
+def run_expect(args) -> int:
+    paths = fixture_paths(args.paths or [FIXTURES])
+    for path in paths:
+        if add_windows(path):
+            print(t("fixtures.expect.wrote", args.lang, path=path))
+    return 0
 
 
 def _show(value) -> str:

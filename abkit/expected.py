@@ -1,0 +1,53 @@
+"""The reference's trace as a fixture records it, rebuilt without running any search.
+
+The student edition of the kit ships no solutions, so feedback compares a
+student's trace with this one: ``visited``, ``evaluated`` and the per-node
+``windows`` of the fixture's ``expected.alphabeta`` block (minimax: every node in
+preorder, with the backed-up values).
+"""
+
+from __future__ import annotations
+
+import math
+
+from .fixture import Fixture
+from .trace import Call, Trace
+from .tree import TreeGame, backed_up_values
+
+
+class IncompleteExpectation(ValueError):
+    """The fixture lacks the expected fields needed to rebuild the trace."""
+
+
+def expected_trace(fixture: Fixture, algorithm: str) -> Trace:
+    """The trace the fixture's ``expected:`` block describes for ``algorithm``."""
+    tree, block = fixture.tree, fixture.expected.get(algorithm, {})
+    game = TreeGame(tree)
+    if algorithm == "minimax":
+        values = backed_up_values(tree)
+        visited = list(tree.preorder())
+        windows = {n: [None, None, values[n]] for n in visited}
+    else:
+        if not {"visited", "evaluated", "windows"} <= set(block):
+            raise IncompleteExpectation(f"{fixture.path}: expected.{algorithm} needs visited, evaluated and windows")
+        visited, windows = block["visited"], block["windows"]
+    all_leaves = [n for n in tree.leaves() if n != tree.root]  # a terminal root is not evaluated
+    trace = Trace(algorithm, tree.root, visited=list(visited),
+                  evaluated=list(block.get("evaluated", all_leaves if algorithm == "minimax" else [])),
+                  action=block.get("action"), value=block.get("value"))
+    parents = tree.parents()
+    last_call: dict[str, int] = {}   # node -> index of its (latest) call: the parent of its children's calls
+    leaves_before = 0
+    for position, node in enumerate(trace.visited):
+        alpha, beta, value = windows.get(node, [None, None, None])
+        is_root = position == 0
+        if is_root and algorithm == "alphabeta" and alpha is None:
+            alpha, beta = -math.inf, math.inf
+        trace.calls.append(Call(node, game.to_move(node), alpha, beta, value,
+                                parent=None if is_root else last_call.get(parents.get(node)),
+                                visited_at=0 if is_root else position + 1, evaluated_at=leaves_before,
+                                synthetic=is_root))
+        last_call[node] = len(trace.calls) - 1
+        if tree.is_leaf(node) and not is_root:
+            leaves_before += 1
+    return trace
