@@ -35,6 +35,7 @@ class Call:
     value: what it returned (``None`` if it raised, or has not returned).
     parent: index in ``Trace.calls`` of the call it was made from, or ``None``.
     visited_at, evaluated_at: how long ``visited``/``evaluated`` were when it began.
+    returned_at: how long ``visited`` was when it returned (``None`` if it did not).
     synthetic: the recorder added it (the root, when the search loops over the
         root's actions itself instead of calling MAX-VALUE on the root).
     """
@@ -48,6 +49,7 @@ class Call:
     visited_at: int = 0
     evaluated_at: int = 0
     synthetic: bool = False
+    returned_at: int | None = None
 
 
 @dataclass
@@ -171,6 +173,7 @@ def traced_search(module: ModuleType, game: Game, state: State, algorithm: str) 
             stack.append(len(trace.calls) - 1)
             try:
                 call.value = function(game_, state_, *window)
+                call.returned_at = len(trace.visited)
             finally:
                 stack.pop()
             return call.value

@@ -1,0 +1,122 @@
+"""Findings for known wrong searches: each names the node, the window and what the pseudocode does."""
+
+from __future__ import annotations
+
+import pytest
+
+from abkit.expected import expected_trace
+from abkit.fixture import load_fixture, parse_fixture
+from abkit.loading import PUBLIC_FIXTURES, SOLUTIONS, load_module
+from abkit.trace import traced_search
+from grader.compare import compare
+
+REFERENCE = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
+MINIMAX = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8")
+
+
+def variant(tmp_path, source: str, *edits: tuple[str, str], name: str = "alphabeta.py"):
+    """A copy of a solution with textual edits (each must apply), loaded as a module."""
+    for old, new in edits:
+        assert old in source, old
+        source = source.replace(old, new)
+    path = tmp_path / name
+    path.write_text(source, encoding="utf-8")
+    return load_module(path)
+
+
+def findings(module, fixture_name: str, algorithm: str = "alphabeta"):
+    fixture = load_fixture(PUBLIC_FIXTURES / f"{fixture_name}.yaml")
+    if hasattr(module, "PRUNE_ON_EQUALITY"):  # a course grades under one rule; here, the fixture's
+        module.PRUNE_ON_EQUALITY = fixture.prune_on_equality
+    trace = traced_search(module, fixture.game(), fixture.tree.root, algorithm)
+    return compare(trace, expected_trace(fixture, algorithm), fixture.tree, fixture.prune_on_equality)
+
+
+STRICT = [("v > beta or (v == beta and PRUNE_ON_EQUALITY)", "v > beta"),
+          ("v < alpha or (v == alpha and PRUNE_ON_EQUALITY)", "v < alpha")]
+NO_PASS = [("min_value(game, game.result(state, a), alpha, beta))\n        if v > beta",
+            "min_value(game, game.result(state, a), -math.inf, math.inf))\n        if v > beta"),
+           ("max_value(game, game.result(state, a), alpha, beta))\n        if v < alpha",
+            "max_value(game, game.result(state, a), -math.inf, math.inf))\n        if v < alpha")]
+ROOT_NO_PASS = [("v = min_value(game, game.result(state, a), alpha, beta)\n            if best_action",
+                 "v = min_value(game, game.result(state, a), -math.inf, beta)\n            if best_action")]
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in PUBLIC_FIXTURES.glob("*.yaml")))
+def test_the_reference_has_no_findings(tmp_path, name):
+    assert findings(variant(tmp_path, REFERENCE), name) == []
+    assert findings(variant(tmp_path, MINIMAX, name="minimax.py"), name, "minimax") == []
+
+
+def test_strict_cutoff_is_a_missed_cut_at_the_equal_node(tmp_path):
+    first = findings(variant(tmp_path, REFERENCE, *STRICT), "rule-split-min")[0]
+    assert (first.kind, first.node) == ("missed_cut", "C")
+    assert first.message.render("en") == ("at C (MIN, α=3, β=+∞) after C1 = 3, v = 3 ≤ α = 3, so C returns at once; "
+                                          "cut off: C2. You generated C2 next.")
+    assert "C1 = 3를 본 뒤 v = 3 ≤ α = 3" in first.message.render("ko")
+
+
+def test_alpha_not_passed_down_is_a_window_at_the_first_child_that_needs_it(tmp_path):
+    found = findings(variant(tmp_path, REFERENCE, *NO_PASS), "deep-cutoff")
+    assert [(f.kind, f.node) for f in found][:2] == [("window", "B2"), ("missed_cut", "C1a")]
+    assert "β=5" in found[0].message.render("en") and "Pass the current α and β" in found[0].message.render("en")
+    assert "after C1a1 = 3, v = 3 ≤ α = 5" in found[1].message.render("en")
+
+
+def test_root_not_passing_alpha_names_the_root_rule(tmp_path):
+    found = findings(variant(tmp_path, REFERENCE, *ROOT_NO_PASS), "aima-fig-5-2")
+    assert [(f.kind, f.node) for f in found][:2] == [("window", "C"), ("missed_cut", "C")]
+    assert "The root must pass its updated α" in found[0].message.render("en")
+    assert "cut off: C2, C3. You generated C2 next." in found[1].message.render("en")
+
+
+def test_cutting_too_early_is_an_extra_cut(tmp_path):
+    early = [("if v > beta or (v == beta and PRUNE_ON_EQUALITY):", "if v >= beta - 100:")]
+    found = findings(variant(tmp_path, REFERENCE, *early), "min-root")
+    assert found[0].kind == "extra_cut"
+    text = found[0].message.render("en")
+    assert "is not ≥ β" in text and "goes on to" in text
+
+
+def test_reversed_children_duplicates_value_and_action(tmp_path):
+    reversed_ = [("    for a in game.actions(state):\n        v = max(v", "    for a in reversed(game.actions(state)):\n        v = max(v")]
+    assert findings(variant(tmp_path, REFERENCE, *reversed_), "unbalanced")[0].kind == "order"
+    twice = [("v = max(v, min_value(game, game.result(state, a), alpha, beta))",
+              "game.result(state, a)\n        v = max(v, min_value(game, game.result(state, a), alpha, beta))")]
+    assert findings(variant(tmp_path, REFERENCE, *twice), "gfg-alpha-beta")[0].kind == "duplicate"
+    last_best = [("if best_action is None or v > alpha:", "if best_action is None or v >= alpha:")]
+    kinds = [f.kind for f in findings(variant(tmp_path, REFERENCE, *last_best), "root-ties")]
+    assert kinds == ["action"]
+    value_not_action = [("    return best_action\n", "    return alpha if best_action else None\n")]
+    assert [f.kind for f in findings(variant(tmp_path, REFERENCE, *value_not_action), "aima-fig-5-2")] == ["action"]
+
+
+def test_errors_utility_misuse_and_minimax_early_stop(tmp_path):
+    crash = [("    v = -math.inf\n    for a in game.actions(state):\n        v = max(v, min_value",
+              "    v = -math.inf\n    raise ValueError('oops')\n    for a in game.actions(state):\n        v = max(v, min_value")]
+    found = findings(variant(tmp_path, REFERENCE, *crash), "min-root")
+    assert found[0].kind == "error" and "ValueError" in found[0].message.render("en")
+    utility_twice = [("    if game.terminal_test(state):\n        return game.utility(state)\n    v = -math.inf",
+                      "    if game.terminal_test(state):\n        game.utility(state)\n        return game.utility(state)\n    v = -math.inf")]
+    assert [f.kind for f in findings(variant(tmp_path, REFERENCE, *utility_twice), "aima-fig-5-2")] == ["evaluated"]
+    stop = [("        v = max(v, min_value(game, game.result(state, a)))\n",
+             "        v = max(v, min_value(game, game.result(state, a)))\n        break\n")]
+    found = findings(variant(tmp_path, MINIMAX, *stop, name="minimax.py"), "unbalanced", "minimax")
+    assert found[0].kind == "extra_cut" and "minimax goes on to" in found[0].message.render("en")
+
+
+def test_utility_on_a_terminal_root_is_allowed(tmp_path):
+    calls_utility = [("    if game.terminal_test(state):\n        return None", "    if game.terminal_test(state):\n        game.utility(state)\n        return None")]
+    assert findings(variant(tmp_path, REFERENCE, *calls_utility), "terminal-root") == []
+
+
+def test_value_finding_when_a_node_returns_zero_for_minus_infinity(tmp_path):
+    zero = [("    v = -math.inf\n    for a in game.actions(state):\n        v = max(v, min_value",
+             "    v = 0\n    for a in game.actions(state):\n        v = max(v, min_value")]
+    fixture = parse_fixture("root: min\ntree: [[-3, -5], [-1, -2]]\n")
+    module = variant(tmp_path, REFERENCE, *zero)
+    reference = variant(tmp_path, REFERENCE, name="ref.py")
+    got = traced_search(module, fixture.game(), "A", "alphabeta")
+    want = traced_search(reference, fixture.game(), "A", "alphabeta")
+    kinds = [f.kind for f in compare(got, want, fixture.tree)]
+    assert "return" in kinds and "value" in kinds
