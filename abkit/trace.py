@@ -60,7 +60,8 @@ class Trace:
     evaluated: every state UTILITY was called on, in order.
     calls: every MAX-VALUE/MIN-VALUE call in the order they began.
     action: what the search returned; value: the root's backed-up value.
-    error: the exception the search raised, if any (the record stops there).
+    error: the exception the search raised, if any (the record stops there); after
+        :meth:`from_dict`, its text ``"ValueError: message"``.
     """
 
     algorithm: str
@@ -70,7 +71,7 @@ class Trace:
     calls: list[Call] = field(default_factory=list)
     action: Any = None
     value: float | None = None
-    error: BaseException | None = None
+    error: BaseException | str | None = None
 
     @property
     def nodes(self) -> int:
@@ -92,6 +93,28 @@ class Trace:
             "nodes": self.nodes,
         }
 
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data for a pipe or a file (JSON with Infinity allowed); see :meth:`from_dict`.
+
+        Values a search returned that are not plain numbers, strings or None are
+        kept as their ``repr`` (text), so nothing unpicklable crosses a process boundary.
+        """
+        return {
+            "algorithm": self.algorithm, "root": self.root, "action": _plain(self.action), "value": _plain(self.value),
+            "visited": list(self.visited), "evaluated": list(self.evaluated),
+            "calls": [[c.node, c.player, _plain(c.alpha), _plain(c.beta), _plain(c.value), c.parent, c.visited_at,
+                       c.evaluated_at, c.synthetic, c.returned_at] for c in self.calls],
+            "error": None if self.error is None else _error_text(self.error),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Trace":
+        """The trace :meth:`to_dict` described; ``error`` comes back as text (``"ValueError: ..."``)."""
+        trace = cls(data["algorithm"], data["root"], visited=list(data["visited"]), evaluated=list(data["evaluated"]),
+                    action=data["action"], value=data["value"], error=data["error"])
+        trace.calls = [Call(*row) for row in data["calls"]]
+        return trace
+
     def windows(self) -> dict[State, list]:
         """Node -> ``[alpha, beta, value]`` of its first call, in call order (a fixture's ``windows:``)."""
         windows: dict[State, list] = {}
@@ -102,6 +125,25 @@ class Trace:
     def children_of(self, index: int) -> list[int]:
         """Indices of the calls made directly from call ``index``."""
         return [i for i, c in enumerate(self.calls) if c.parent == index]
+
+
+def _plain(value: Any) -> Any:
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return repr(value)
+
+
+def _error_text(error: BaseException | str) -> str:
+    if isinstance(error, str):
+        return error
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def error_name(error: BaseException | str | None) -> str:
+    """The exception's class name, whether the trace holds the exception or its text."""
+    if error is None:
+        return ""
+    return error.split(":", 1)[0] if isinstance(error, str) else type(error).__name__
 
 
 def pruned_subtrees(tree: Tree, visited: list) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from abkit.game import MAX
 from abkit.i18n import Message
-from abkit.trace import Trace
+from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
 from .textree import fmt
@@ -51,8 +51,11 @@ def compare(student: Trace, expected: Trace, tree: Tree, prune_on_equality: bool
     findings: list[Finding] = []
     if student.error is not None:
         findings.append(Finding("error", None, len(student.visited),
-                                Message("compare.error", error=type(student.error).__name__)))
+                                Message("compare.error", error=error_name(student.error))))
     divergence = _generation(student, expected, tree, prune_on_equality)
+    if divergence and student.error is not None and divergence.kind == "extra_cut" and \
+            student.visited == expected.visited[:len(student.visited)]:
+        divergence = None  # it stopped because it raised: the error finding says so
     if divergence:
         findings.append(divergence)
     findings.extend(_calls(student, expected, tree, limit=divergence.time if divergence else None))

@@ -32,10 +32,13 @@ class Glyphs:
     le: str = "≤"
     arrow: str = "→"
     cut: str = "✂"
+    warn: str = "⚠"
+    ok: str = "✓"
+    bad: str = "✗"
 
 
 UNICODE = Glyphs()
-ASCII = Glyphs("|- ", "`- ", "|  ", "   ", "inf", "alpha", "beta", ">=", "<=", "->", "x")
+ASCII = Glyphs("|- ", "`- ", "|  ", "   ", "inf", "alpha", "beta", ">=", "<=", "->", "x", "!!", "ok", "XX")
 
 
 def glyphs_for(stream=None) -> Glyphs:
@@ -83,8 +86,14 @@ def cutoff(trace: Trace, index: int, tree: Tree, prune_on_equality: bool, lang: 
 
 
 def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: str = "en",
-                g: Glyphs = UNICODE) -> list[str]:
-    """The trace as lines of a text tree, the root first."""
+                g: Glyphs = UNICODE, expected: Trace | None = None) -> list[str]:
+    """The trace as lines of a text tree, the root first.
+
+    With ``expected``, nodes this search generated but the expected one did not
+    are marked "should be cut", and children it skipped that the expected one
+    searched are marked "not searched".
+    """
+    wanted = set(expected.visited) if expected is not None else None
     width = len(str(max(1, len(trace.visited))))
     lines: list[str] = []
 
@@ -102,6 +111,8 @@ def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: 
             text = f"{label}  {player}{win}  {g.arrow} {fmt(call.value, g)}"
             cut = cutoff(trace, i, tree, prune_on_equality, lang, g)
             text += f"   {cut}" if cut else ""
+        if wanted is not None and call.node not in wanted:
+            text += f"   {g.warn} {t('trace.mark.extra', lang)}"
         lines.append(f"{number(i)} {prefix}{branch}{text}")
         below = prefix + ("" if not branch else (g.gap if branch == g.last else g.bar))
         entries = _entries(trace, i, tree)
@@ -112,7 +123,10 @@ def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: 
             else:
                 size = sum(1 for _ in tree.preorder(value))
                 extra = t("trace.subtree", lang, count=size) if size > 1 else ""
-                lines.append(f"{' ' * (width + 1)} {below}{twig}{value}  {g.cut} {t('trace.pruned', lang)}{extra}")
+                if wanted is not None and value in wanted and trace.error is None:
+                    extra += f"   {g.warn} {t('trace.mark.missing', lang)}"
+                skipped = f"{g.cut} {t('trace.pruned', lang)}" if trace.error is None else t("trace.not_reached", lang)
+                lines.append(f"{' ' * (width + 1)} {below}{twig}{value}  {skipped}{extra}")
 
     if trace.calls:
         draw(0, "", "")

@@ -1,0 +1,124 @@
+"""Feedback on one test, as a student reads it: in the terminal (``abkit check``) or in ``feedback.md``.
+
+A :class:`TestResult` is what running one test produced; :func:`render_result`
+turns it into words in the reader's language: the first place the search left
+the pseudocode, the other differences, the student's own traceback lines, and
+the tree the search explored with that path marked against the expected one.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from abkit.i18n import t
+from abkit.trace import Trace
+from abkit.tree import Tree
+
+from .compare import Finding
+from .textree import UNICODE, Glyphs, fmt, render_tree
+
+#: what happened to one test
+STATUSES = ("passed", "failed", "not_started", "missing", "error", "timeout", "crashed")
+MAX_FINDINGS = 4
+
+
+@dataclass
+class TestResult:
+    """The outcome of one test of one exercise.
+
+    exercise: the exercise's file stem (``alphabeta``); name: a stable test id;
+    title: per language. status: one of ``STATUSES``; findings: from
+    :func:`grader.compare.compare`; student/expected/tree: what to draw
+    (``None`` when there is nothing to draw); traceback: the student's own frames;
+    detail: extra words for the status (the missing function, the time limit, ...).
+    """
+
+    exercise: str
+    name: str
+    title: dict[str, str] = field(default_factory=dict)
+    status: str = "passed"
+    findings: list[Finding] = field(default_factory=list)
+    student: Trace | None = None
+    expected: Trace | None = None
+    tree: Tree | None = None
+    prune_on_equality: bool = True
+    traceback: list[str] = field(default_factory=list)
+    detail: dict = field(default_factory=dict)
+
+    __test__ = False  # a name pytest would otherwise try to collect
+
+    @property
+    def passed(self) -> bool:
+        return self.status == "passed"
+
+    def label(self, lang: str) -> str:
+        return self.title.get(lang) or self.title.get("en") or self.name
+
+
+def student_traceback(error: BaseException, roots: list[Path]) -> list[str]:
+    """The lines of ``error``'s traceback that point into the student's files (under ``roots``), then the error."""
+    roots = [Path(r).resolve() for r in roots]
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if _under(Path(f.filename), roots)]
+    lines = [line.rstrip("\n") for line in traceback.format_list(frames)]
+    lines += [line.rstrip("\n") for line in traceback.format_exception_only(type(error), error)]
+    return [part for line in lines for part in line.split("\n")]
+
+
+def _under(path: Path, roots: list[Path]) -> bool:
+    try:
+        resolved = path.resolve()
+    except OSError:  # pragma: no cover - a frame from a file that is gone
+        return False
+    return any(resolved == r or r in resolved.parents for r in roots)
+
+
+def render_result(result: TestResult, lang: str = "en", markdown: bool = False, g: Glyphs = UNICODE,
+                  show_tree: bool = True) -> str:
+    """One test's feedback as text (``markdown=False``) or Markdown."""
+    mark = {"passed": g.ok}.get(result.status, g.bad)
+    title = f"{result.label(lang)} ({result.name})"
+    head = f"### {mark} {title}" if markdown else f"{mark} {title}"
+    lines = [head]
+    if result.passed:
+        return lines[0]
+    indent = "" if markdown else "    "
+    status = _status_text(result, lang)
+    if status:
+        lines.append(f"{indent}{status}")
+    for k, finding in enumerate(result.findings[:MAX_FINDINGS]):
+        key = "feedback.first" if k == 0 else "feedback.also"
+        text = t(key, lang, text=finding.message.render(lang))
+        lines.append(f"{indent}- {text}" if markdown else f"{indent}{text}")
+    if len(result.findings) > MAX_FINDINGS:
+        lines.append(f"{indent}{t('feedback.more', lang, count=len(result.findings) - MAX_FINDINGS)}")
+    if result.student is not None and result.expected is not None and result.student.error is None:
+        lines.append(f"{indent}{_values_line(result, lang, g)}")
+    if result.traceback:
+        lines.append(f"{indent}{t('feedback.traceback', lang)}")
+        lines.extend(_block(result.traceback, indent, markdown))
+    if show_tree and result.tree is not None and result.student is not None and len(result.student.calls) > 0:
+        lines.append(f"{indent}{t('feedback.tree', lang)}")
+        drawn = render_tree(result.student, result.tree, result.prune_on_equality, lang, g, expected=result.expected)
+        lines.extend(_block(drawn, indent, markdown))
+    return "\n".join(lines)
+
+
+def _status_text(result: TestResult, lang: str) -> str:
+    if result.status == "failed":
+        return ""
+    return t(f"feedback.status.{result.status}", lang, **{k: v for k, v in result.detail.items()})
+
+
+def _values_line(result: TestResult, lang: str, g: Glyphs) -> str:
+    s, e = result.student, result.expected
+    return t("feedback.values", lang, value=fmt(s.value, g), want_value=fmt(e.value, g),
+             action="None" if s.action is None else s.action, want_action="None" if e.action is None else e.action,
+             nodes=s.nodes, want_nodes=e.nodes)
+
+
+def _block(lines: list[str], indent: str, markdown: bool) -> list[str]:
+    if markdown:
+        return ["```", *lines, "```"]
+    return [f"{indent}  {line}" for line in lines]
