@@ -1,0 +1,59 @@
+"""``abkit handouts build|review``: print the handouts; check the Korean words against the English."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from abkit.i18n import t
+
+from ..errors import UsageError
+from ..handouts import build, parse_langs, read_students
+from ..handouts.words import review, stamp
+
+
+def register(sub, lang: str, add_lang) -> None:
+    p = sub.add_parser("handouts", help=t("handouts.help", lang), description=t("handouts.help", lang))
+    add_lang(p, lang)
+    actions = p.add_subparsers(dest="action", metavar="ACTION", title=t("cli.commands", lang),
+                               help=t("cli.help.action", lang))
+
+    b = actions.add_parser("build", help=t("handouts.build.help", lang), description=t("handouts.build.help", lang))
+    # --lang here names the handouts' languages; the messages follow the first of them (see cli._lang_from).
+    b.add_argument("--lang", dest="langs", default="ko,en", metavar="LANGS", help=t("handouts.build.help.lang", lang))
+    b.add_argument("--out", type=Path, required=True, help=t("handouts.build.help.out", lang))
+    b.add_argument("--variants", type=Path, metavar="STUDENTS.CSV", help=t("handouts.build.help.variants", lang))
+    b.add_argument("--format", dest="formats", default="pdf,html", help=t("handouts.build.help.format", lang))
+    b.set_defaults(run=run_build, lang=lang)
+
+    r = actions.add_parser("review", help=t("handouts.review.help", lang), description=t("handouts.review.help", lang))
+    r.add_argument("--stamp", nargs="+", metavar="KEY", default=[], help=t("handouts.review.help.stamp", lang))
+    r.add_argument("--stamp-all", action="store_true", help=t("handouts.review.help.stamp_all", lang))
+    add_lang(r, lang)
+    r.set_defaults(run=run_review)
+
+
+def run_build(args) -> int:
+    langs = parse_langs(args.langs)
+    formats = tuple(dict.fromkeys(f.strip() for f in args.formats.split(",") if f.strip()))
+    if not formats or set(formats) - {"pdf", "html"}:
+        raise UsageError("handouts.bad_format", found=args.formats)
+    students = read_students(args.variants) if args.variants else None
+    written = build(langs, args.out, students, formats)
+    for path in written:
+        print(t("handouts.wrote", args.lang, path=path))
+    print(t("handouts.built", args.lang, count=len(written), out=args.out))
+    return 0
+
+
+def run_review(args) -> int:
+    if args.stamp or args.stamp_all:
+        keys = list(args.stamp) or review().stale
+        for key in stamp(keys):
+            print(t("handouts.review.stamped", args.lang, key=key))
+    state = review()
+    for field, keys in (("only_en", state.only_en), ("only_ko", state.only_ko), ("stale", state.stale)):
+        for key in keys:
+            print(t(f"handouts.review.{field}", args.lang, key=key))
+    print(t("handouts.review.summary", args.lang, only_en=len(state.only_en), only_ko=len(state.only_ko),
+            stale=len(state.stale)))
+    return 0 if state.clean else 1

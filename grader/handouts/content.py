@@ -1,0 +1,304 @@
+"""The handouts as one document model, built from the outline, the words and the reference traces.
+
+Both templates (HTML and typst) render the same model, so the two formats and
+the two languages always have the same sections, figures and exercises. Every
+figure and every step table is drawn from the reference trace of its tree, so a
+handout can never disagree with the grader.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from abkit.fixture import Fixture, load_fixture
+from abkit.game import MAX
+from abkit.loading import PUBLIC_FIXTURES
+from abkit.randomtree import order, random_tree
+from abkit.trace import Trace
+from abkit.tree import Tree, TreeGame
+
+from ..errors import UsageError
+from ..reference import reference_trace
+from ..svgtree import ANSWER, BLANK, MINIMAX, natural_width, render_svg
+from ..textree import fmt
+from .words import HANDOUTS, words
+
+OUTLINE = HANDOUTS / "outline.yaml"
+SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK}
+EDITIONS = ("handout", "answer_key", "student_sheet", "variant_key")
+#: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
+MAX_FIGURE_PT = 440
+SEED_TRIES = 20000
+
+
+@dataclass
+class Section:
+    """One section: its id (the outline's), its title, its blocks, and whether it starts a page."""
+
+    id: str
+    title: str
+    blocks: list[dict[str, Any]] = field(default_factory=list)
+    page_break: bool = False
+
+
+@dataclass
+class Document:
+    """One printed document in one language.
+
+    edition: ``handout`` (notes, worked examples, exercises), ``answer_key``,
+    ``student_sheet`` or ``variant_key`` (a student's own exercises and their key).
+    student: the student id of a variant, else ``""``.
+    """
+
+    lang: str
+    edition: str
+    title: str
+    subtitle: str
+    sections: list[Section]
+    student: str = ""
+    words: dict[str, str] = field(default_factory=dict)
+
+    def figures(self) -> list[dict[str, Any]]:
+        """Every figure block, in order."""
+        return [b for s in self.sections for b in s.blocks if b["kind"] == "figure"]
+
+
+@functools.lru_cache(maxsize=None)
+def outline(path: Path = OUTLINE) -> dict[str, Any]:
+    """The outline file as data."""
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=None)
+def fixture(fixture_id: str) -> Fixture:
+    """A public fixture by id."""
+    return load_fixture(PUBLIC_FIXTURES / f"{fixture_id}.yaml")
+
+
+def tree_key(tree: Tree) -> tuple:
+    """A hashable identity of ``tree``'s shape, names and values."""
+    return (tree.root, tree.root_player, tuple(tree.children.items()), tuple(tree.utilities.items()))
+
+
+_TRACES: dict[tuple, Trace] = {}
+
+
+def trace_of(tree: Tree, algorithm: str, rule: bool = True) -> Trace:
+    """The reference trace of ``algorithm`` on ``tree`` (cached: figures and steps share it)."""
+    key = (tree_key(tree), algorithm, rule)
+    if key not in _TRACES:
+        _TRACES[key] = reference_trace(TreeGame(tree), tree.root, algorithm, rule)
+    return _TRACES[key]
+
+
+def seed_for(student: str, exercise: str) -> int:
+    """A stable seed for one student's variant of one exercise (the same on every machine).
+
+    >>> seed_for("", "ex1") == seed_for("", "ex1") != seed_for("s1", "ex1")
+    True
+    """
+    return int(hashlib.sha256(f"{student}\0{exercise}".encode("utf-8")).hexdigest()[:12], 16)
+
+
+@functools.lru_cache(maxsize=None)
+def exercise_tree(exercise: str, student: str = "") -> Tree:
+    """The tree of ``exercise`` for ``student`` (``""``: the shared handout's).
+
+    Trees are drawn from the exercise's shape and value range with seeds
+    ``seed_for(student, exercise)``, ``+1``, ... until alpha-beta evaluates
+    exactly the outline's number of leaves, so every variant is as hard as the
+    others: same shape, same range, same amount of pruning.
+    """
+    spec = outline()["exercises"][exercise]
+    start = seed_for(student, exercise)
+    for k in range(SEED_TRIES):
+        tree = random_tree(spec["branching"], spec["depth"], spec["low"], spec["high"],
+                           distinct=spec.get("distinct", False), seed=start + k)
+        if len(trace_of(tree, "alphabeta").evaluated) == spec["evaluated"]:
+            return tree
+    raise UsageError("handouts.no_variant", exercise=exercise)  # pragma: no cover - outline misconfigured
+
+
+class Builder:
+    """Turns outline sections into :class:`Section` objects in one language."""
+
+    def __init__(self, lang: str, student: str = "") -> None:
+        self.lang = lang
+        self.student = student
+        self.words = words(lang)
+        self.figure_count = 0
+        self.table_count = 0
+
+    def w(self, key: str, **params: Any) -> str:
+        """The text of ``key`` in this language, placeholders filled."""
+        text = self.words[key]
+        return text.format(**params) if params else text
+
+    def section(self, spec: dict[str, Any]) -> Section:
+        section = Section(spec["section"], self.w(f"{spec['section']}.title"), page_break=bool(spec.get("break")))
+        for block in spec.get("blocks", ()):
+            section.blocks.extend(self.block(block))
+        return section
+
+    def block(self, spec: dict[str, Any]) -> list[dict[str, Any]]:
+        """The blocks one outline entry becomes."""
+        kind, value = next(iter(spec.items()))
+        if kind in ("p", "code", "formula"):
+            return [{"kind": kind, "text": self.w(value)}]
+        if kind == "list":
+            return [{"kind": "list", "items": [self.w(k) for k in value]}]
+        if kind == "figure":
+            fx = fixture(value["fixture"])
+            return [self.figure(fx.tree, value["algorithm"], value["show"], self.w(value["caption"]),
+                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality)]
+        if kind == "steps":
+            fx = fixture(value)
+            return [self.steps(fx.tree, fx.prune_on_equality)]
+        if kind == "notes":
+            return self.notes(fixture(value))
+        if kind == "knuth_moore":
+            return [self.knuth_moore(value)]
+        if kind == "exercise":
+            return self.exercise(value)
+        if kind == "answer":
+            return self.answer(value)
+        raise ValueError(f"unknown block kind {kind!r} in {OUTLINE}")  # pragma: no cover - outline typo
+
+    def figure(self, tree: Tree, algorithm: str, show: str, caption: str, figure_id: str,
+               rule: bool = True) -> dict[str, Any]:
+        """A tree figure; its ``pruned`` field lists the nodes whose edges carry an X."""
+        trace = None if show == "blank" else trace_of(tree, algorithm, rule)
+        self.figure_count += 1
+        svg = render_svg(tree, trace, SHOWS[show], figure_id=figure_id)
+        pruned = trace.pruned(tree) if trace is not None and SHOWS[show].cuts else []
+        return {"kind": "figure", "id": figure_id, "svg": svg, "pruned": pruned,
+                "caption": self.w("label.figure", n=self.figure_count) + " " + caption,
+                "width_pt": round(min(natural_width(svg) * 0.75, MAX_FIGURE_PT), 1)}
+
+    def table(self, head: list[str], rows: list[list[str]], caption: str, widths: list[int]) -> dict[str, Any]:
+        self.table_count += 1
+        return {"kind": "table", "head": head, "rows": rows, "widths": widths,
+                "caption": self.w("label.table", n=self.table_count) + " " + caption}
+
+    def steps(self, tree: Tree, rule: bool = True) -> dict[str, Any]:
+        """The step-by-step table of alpha-beta on ``tree``."""
+        trace = trace_of(tree, "alphabeta", rule)
+        rows = [[str(n), self.w(key, **params)] for n, (key, params) in enumerate(step_events(trace, tree), 1)]
+        return self.table([self.w("steps.n"), self.w("steps.event")], rows, self.w("steps.caption"), [1, 12])
+
+    def notes(self, fx: Fixture) -> list[dict[str, Any]]:
+        return [{"kind": "note", "node": node, "text": texts.get(self.lang) or texts.get("en", "")}
+                for node, texts in fx.notes.items()]
+
+    def knuth_moore(self, shapes: list[list[int]]) -> dict[str, Any]:
+        """Leaves evaluated under best ordering, counted on real trees, beside b^d and the formula."""
+        rows = []
+        for b, d in shapes:
+            tree = order(random_tree(b, d, -10 ** 6, 10 ** 6, distinct=True, seed=b * 100 + d), "best")
+            measured = len(trace_of(tree, "alphabeta").evaluated)
+            formula = b ** -(-d // 2) + b ** (d // 2) - 1
+            rows.append([str(b), str(d), f"{b ** d:,}", f"{measured:,}", f"{formula:,}"])
+        head = [self.w(k) for k in ("km.b", "km.d", "km.all", "km.measured", "km.formula")]
+        return self.table(head, rows, self.w("km.caption"), [1, 1, 2, 3, 3])
+
+    def exercise(self, exercise: str) -> list[dict[str, Any]]:
+        """A blank tree of ``exercise`` with its questions."""
+        spec = outline()["exercises"][exercise]
+        tree = exercise_tree(exercise, self.student)
+        return [{"kind": "subhead", "text": self.w(f"{exercise}.title")},
+                {"kind": "p", "text": self.w(f"{exercise}.task")},
+                self.figure(tree, "alphabeta", "blank", self.w("ex.fig", name=self.w(f"{exercise}.title")),
+                            f"fig-{exercise}-blank"),
+                {"kind": "list", "items": [self.w(q) for q in spec["questions"]], "numbered": True}]
+
+    def answer(self, exercise: str) -> list[dict[str, Any]]:
+        """The answer to ``exercise``: the tree as searched, the steps, a summary; a better order if asked."""
+        spec = outline()["exercises"][exercise]
+        tree = exercise_tree(exercise, self.student)
+        trace = trace_of(tree, "alphabeta")
+        title = self.w(f"{exercise}.title")
+        blocks = [{"kind": "subhead", "text": title},
+                  self.figure(tree, "alphabeta", "answer", self.w("ans.fig", name=title), f"fig-{exercise}-answer"),
+                  {"kind": "p", "text": self.summary(trace, tree)},
+                  self.steps(tree)]
+        if spec.get("reorder"):
+            best = order(tree, "best")
+            best_trace = trace_of(best, "alphabeta")
+            blocks.append(self.figure(best, "alphabeta", "answer", self.w("ans.best_fig", name=title),
+                                      f"fig-{exercise}-best"))
+            blocks.append({"kind": "p", "text": self.w("ans.best", evaluated=len(best_trace.evaluated),
+                                                        before=len(trace.evaluated))})
+        return blocks
+
+    def summary(self, trace: Trace, tree: Tree) -> str:
+        pruned = trace.pruned(tree)
+        return self.w("ans.summary", value=fmt(trace.value), action=trace.action,
+                      visited=", ".join(trace.visited), evaluated=len(trace.evaluated),
+                      pruned=", ".join(pruned) if pruned else self.w("ans.none"))
+
+
+def step_events(trace: Trace, tree: Tree, rule: bool = True) -> list[tuple[str, dict[str, Any]]]:
+    """What alpha-beta did, one event per line: entering a node, each child's value coming back, cut-offs.
+
+    Values and windows are the trace's; how α (at MAX) or β (at MIN) moves after
+    each child is the pseudocode's update, ``α ← MAX(α, v)`` / ``β ← MIN(β, v)``.
+    """
+    players = TreeGame(tree)._players
+    events: list[tuple[str, dict[str, Any]]] = []
+
+    def walk(i: int) -> None:
+        call = trace.calls[i]
+        alpha, beta = call.alpha, call.beta
+        v = float("-inf") if call.player == MAX else float("inf")
+        events.append(("steps.enter", {"node": call.node, "player": call.player, "alpha": fmt(alpha),
+                                       "beta": fmt(beta), "v": fmt(v)}))
+        kids = trace.children_of(i)
+        made = {trace.calls[k].node for k in kids}
+        for n, k in enumerate(kids):
+            child = trace.calls[k]
+            if not tree.is_leaf(child.node):
+                walk(k)
+            v = max(v, child.value) if call.player == MAX else min(v, child.value)
+            rest = [c for c in tree.children[call.node] if c not in made]
+            params = {"node": call.node, "child": child.node, "value": fmt(child.value), "v": fmt(v)}
+            if n == len(kids) - 1 and rest:
+                cut = "max" if call.player == MAX else "min"
+                relation = ("≥" if rule else ">") if cut == "max" else ("≤" if rule else "<")
+                events.append((f"steps.cut_{cut}", {**params, "rel": relation, "alpha": fmt(alpha),
+                                                    "beta": fmt(beta), "pruned": ", ".join(rest)}))
+            elif call.player == MAX:
+                alpha = max(alpha, v)
+                events.append(("steps.back_max", {**params, "alpha": fmt(alpha)}))
+            else:
+                beta = min(beta, v)
+                events.append(("steps.back_min", {**params, "beta": fmt(beta)}))
+        events.append(("steps.return", {"node": call.node, "v": fmt(call.value)}))
+
+    if trace.calls and players:
+        walk(0)
+        events.append(("steps.done", {"value": fmt(trace.value), "action": trace.action}))
+    return events
+
+
+def build_document(lang: str, edition: str, student: str = "") -> Document:
+    """The document ``edition`` in ``lang``; ``student`` selects a variant's trees."""
+    plan = outline()
+    builder = Builder(lang, student)
+    if edition in ("student_sheet",):
+        wanted = set(plan["student_sheet"])
+        specs = [s for s in plan["handout"] if s["section"] in wanted]
+    elif edition in ("answer_key", "variant_key"):
+        specs = plan["answer_key"]
+    else:
+        specs = plan["handout"]
+    sections = [builder.section(spec) for spec in specs]
+    for section in sections[:1]:
+        section.page_break = False
+    subtitle = builder.w("doc.student", student=student) if student else builder.w("doc.subtitle")
+    return Document(lang, edition, builder.w(f"doc.{edition}.title"), subtitle, sections, student, builder.words)

@@ -1,0 +1,135 @@
+"""The handouts' words: one message file per language under ``handouts/messages/``.
+
+``en.yaml`` maps each key to its English text. ``ko.yaml`` maps each key to
+``{en: HASH, text: KOREAN}``, where HASH is :func:`en_hash` of the English text
+the Korean was reviewed against. When an English text changes, its hash no
+longer matches and the key is *stale* until a reviewer checks the Korean and
+re-stamps it (``abkit handouts review --stamp KEY``). ``tests/test_handouts.py``
+fails on a stale key and on a key that exists in one language only.
+
+>>> en_hash("alpha")
+'8ed3f6ad685b'
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from abkit.loading import KIT_ROOT
+
+from ..errors import UsageError
+
+HANDOUTS = KIT_ROOT / "handouts"
+MESSAGES = HANDOUTS / "messages"
+HASH_LENGTH = 12
+
+
+def en_hash(text: str) -> str:
+    """The short SHA-256 of an English text, kept beside its Korean twin."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LENGTH]
+
+
+def _read(path: Path) -> dict:
+    """A message file as a mapping; :class:`UsageError` if it is missing or not a YAML mapping."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError:
+        raise UsageError("handouts.words.missing", path=path) from None
+    except yaml.YAMLError as error:
+        raise UsageError("handouts.words.bad_yaml", path=path, reason=str(error).splitlines()[0]) from None
+    if not isinstance(data, dict):
+        raise UsageError("handouts.words.bad_yaml", path=path, reason="not a mapping")
+    return data
+
+
+@functools.lru_cache(maxsize=None)
+def english(folder: Path = MESSAGES) -> dict[str, str]:
+    """Key -> English text."""
+    path = folder / "en.yaml"
+    data = _read(path)
+    bad = [k for k, v in data.items() if not isinstance(v, str)]
+    if bad:
+        raise UsageError("handouts.words.bad_entry", path=path, key=bad[0])
+    return data
+
+
+@functools.lru_cache(maxsize=None)
+def korean_entries(folder: Path = MESSAGES) -> dict[str, tuple[str, str]]:
+    """Key -> (Korean text, hash of the English text it was reviewed against)."""
+    path = folder / "ko.yaml"
+    entries = {}
+    for key, value in _read(path).items():
+        if not (isinstance(value, dict) and isinstance(value.get("text"), str)):
+            raise UsageError("handouts.words.bad_entry", path=path, key=key)
+        entries[key] = (value["text"], str(value.get("en", "")))
+    return entries
+
+
+def words(lang: str, folder: Path = MESSAGES) -> dict[str, str]:
+    """Key -> text in ``lang`` (``en`` or ``ko``)."""
+    if lang == "ko":
+        return {key: text for key, (text, _) in korean_entries(folder).items()}
+    return english(folder)
+
+
+@dataclass
+class Review:
+    """How the Korean words stand against the English ones.
+
+    only_en, only_ko: keys present in one language only.
+    stale: keys whose English text changed since the Korean was last reviewed.
+    """
+
+    only_en: list[str] = field(default_factory=list)
+    only_ko: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+    @property
+    def clean(self) -> bool:
+        return not (self.only_en or self.only_ko or self.stale)
+
+
+def review(folder: Path = MESSAGES) -> Review:
+    """Compare ``ko.yaml`` with ``en.yaml``: keys in one language only, and stale Korean texts."""
+    en, ko = english(folder), korean_entries(folder)
+    return Review(only_en=sorted(set(en) - set(ko)), only_ko=sorted(set(ko) - set(en)),
+                  stale=sorted(k for k in en.keys() & ko.keys() if ko[k][1] != en_hash(en[k])))
+
+
+def stamp(keys: list[str], folder: Path = MESSAGES) -> list[str]:
+    """Mark the Korean texts of ``keys`` as reviewed against the current English; returns the keys stamped.
+
+    Only the ``en:`` hash lines of ``ko.yaml`` are rewritten, so comments and
+    layout stay as the translator wrote them. A key missing from either file
+    is a :class:`UsageError`.
+    """
+    en, ko = english(folder), korean_entries(folder)
+    unknown = [k for k in keys if k not in en or k not in ko]
+    if unknown:
+        raise UsageError("handouts.review.unknown_key", key=unknown[0])
+    path = folder / "ko.yaml"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    for key in keys:
+        lines = _stamp_lines(lines, key, en_hash(en[key]))
+    path.write_text("".join(lines), encoding="utf-8")
+    english.cache_clear()
+    korean_entries.cache_clear()
+    return list(keys)
+
+
+def _stamp_lines(lines: list[str], key: str, digest: str) -> list[str]:
+    """``lines`` of ko.yaml with the ``en:`` line under ``key`` set to ``digest`` (added if absent)."""
+    start = next(i for i, line in enumerate(lines) if re.match(rf"{re.escape(key)}\s*:\s*(#.*)?$", line.rstrip("\n")))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i][:1] not in (" ", "\t", "\n", "#", "")), len(lines))
+    for i in range(start + 1, end):
+        match = re.match(r"(\s+)en\s*:", lines[i])
+        if match:
+            lines[i] = f"{match.group(1)}en: {digest}\n"
+            return lines
+    return lines[:start + 1] + [f"  en: {digest}\n"] + lines[start + 1:]
