@@ -230,10 +230,10 @@ class Builder:
         if spec.get("reorder"):
             best = order(tree, "best")
             best_trace = trace_of(best, "alphabeta")
-            blocks.append(self.figure(best, "alphabeta", "answer", self.w("ans.best_fig", name=title),
-                                      f"fig-{exercise}-best"))
             blocks.append({"kind": "p", "text": self.w("ans.best", evaluated=len(best_trace.evaluated),
                                                         before=len(trace.evaluated))})
+            blocks.append(self.figure(best, "alphabeta", "answer", self.w("ans.best_fig", name=title),
+                                      f"fig-{exercise}-best"))
         return blocks
 
     def summary(self, trace: Trace, tree: Tree) -> str:
