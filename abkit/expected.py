@@ -20,10 +20,12 @@ class IncompleteExpectation(ValueError):
 
 
 def expected_trace(fixture: Fixture, algorithm: str) -> Trace:
-    """The trace the fixture's ``expected:`` block describes for ``algorithm``."""
+    """The trace the fixture's ``expected:`` block describes for ``algorithm`` (a tree fixture)."""
     tree, block = fixture.tree, fixture.expected.get(algorithm, {})
+    if tree is None:
+        raise IncompleteExpectation(f"{fixture.path}: a whole-game fixture records no trace, only counts")
     game = TreeGame(tree)
-    if algorithm == "minimax":
+    if algorithm in ("minimax", "expectimax"):  # no pruning: every node, its backed-up value
         values = backed_up_values(tree)
         visited = list(tree.preorder())
         windows = {n: [None, None, values[n]] for n in visited}
@@ -33,21 +35,22 @@ def expected_trace(fixture: Fixture, algorithm: str) -> Trace:
         visited, windows = block["visited"], block["windows"]
     all_leaves = [n for n in tree.leaves() if n != tree.root]  # a terminal root is not evaluated
     trace = Trace(algorithm, tree.root, visited=list(visited),
-                  evaluated=list(block.get("evaluated", all_leaves if algorithm == "minimax" else [])),
+                  evaluated=list(block.get("evaluated", all_leaves if algorithm in ("minimax", "expectimax") else [])),
                   action=block.get("action"), value=block.get("value"))
     parents = tree.parents()
+    estimated = set(trace.evaluated)
     last_call: dict[str, int] = {}   # node -> index of its (latest) call: the parent of its children's calls
     leaves_before = 0
     for position, node in enumerate(trace.visited):
         alpha, beta, value = windows.get(node, [None, None, None])
         is_root = position == 0
-        if is_root and algorithm == "alphabeta" and alpha is None:
+        if is_root and algorithm in ("alphabeta", "cutoff") and alpha is None:
             alpha, beta = -math.inf, math.inf
         trace.calls.append(Call(node, game.to_move(node), alpha, beta, value,
                                 parent=None if is_root else last_call.get(parents.get(node)),
                                 visited_at=0 if is_root else position + 1, evaluated_at=leaves_before,
                                 synthetic=is_root))
         last_call[node] = len(trace.calls) - 1
-        if tree.is_leaf(node) and not is_root:
+        if node in estimated and not is_root:
             leaves_before += 1
     return trace

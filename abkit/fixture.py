@@ -9,25 +9,32 @@ language; nothing here raises anything else for a bad file.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .game import MAX, MIN
+from .game import CHANCE, MAX, MIN
 from .i18n import Message
+from .tictactoe import SymmetryMerged, TicTacToe, nilsson_eval, parse_board
 from .tree import Tree, TreeGame, child_name
 from .yamlsafe import STR, YamlError, compose, describe, is_number, line_of, looks_numeric, number, plain, scalar
 
 MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_ROOT_NAME = "A"
-KEYS = ("id", "title", "source", "description", "root", "root_name", "prune_on_equality",
-        "tree", "heuristics", "notes", "tags", "expected")
+KEYS = ("id", "title", "source", "description", "game", "root", "root_name", "levels", "prune_on_equality",
+        "tree", "position", "symmetry", "depth", "heuristics", "probabilities", "notes", "tags", "expected")
+GAMES = ("tree", "tictactoe")
 #: expected-block field -> the kind of value it holds
 EXPECTED_FIELDS = {"value": "number", "action": "action", "visited": "names",
-                   "evaluated": "names", "pruned": "names", "nodes": "count", "windows": "windows"}
-ALGORITHMS = ("minimax", "alphabeta")
+                   "evaluated": "names", "pruned": "names", "nodes": "count", "windows": "windows",
+                   "leaves": "count"}
+#: the fields a fixture on a whole game (not a drawn tree) may expect: its states are boards, not names
+GAME_FIELDS = ("value", "action", "nodes", "leaves")
+ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax")
 
 
 class FixtureError(ValueError):
@@ -56,7 +63,7 @@ class Fixture:
 
     path: Path | None
     id: str
-    tree: Tree
+    tree: Tree | None
     title: dict[str, str] = field(default_factory=dict)
     source: str = ""
     description: dict[str, str] = field(default_factory=dict)
@@ -65,9 +72,27 @@ class Fixture:
     notes: dict[str, dict[str, str]] = field(default_factory=dict)
     tags: list[str] = field(default_factory=list)
     lines: dict[str, int] = field(default_factory=dict)
+    game_name: str = "tree"
+    position: str | None = None
+    symmetry: bool = False
+    depth: int | None = None
 
-    def game(self) -> TreeGame:
-        return TreeGame(self.tree)
+    @property
+    def root(self):
+        """The state the searches start from: the tree's root, or the board position."""
+        return self.tree.root if self.tree is not None else self.position
+
+    def game(self):
+        """A fresh game object: the tree game, or tic-tac-toe (symmetric positions merged if asked)."""
+        if self.tree is not None:
+            return TreeGame(self.tree)
+        return SymmetryMerged() if self.symmetry else TicTacToe()
+
+    def search_params(self, algorithm: str, game) -> dict[str, Any]:
+        """The extra arguments ``algorithm`` takes on this fixture (depth and EVAL for the cut-off search)."""
+        if algorithm != "cutoff":
+            return {}
+        return {"depth": self.depth, "eval_fn": game.evaluate if self.tree is not None else nilsson_eval}
 
     def label(self, lang: str = "en") -> str:
         return self.title.get(lang) or self.title.get("en") or self.id
@@ -139,28 +164,64 @@ class _Reader:
             if name not in KEYS:
                 raise self.fail(key, "fixture.unknown_key", key=name, known=", ".join(KEYS))
             fields[name] = value
-        if "tree" not in fields:
-            raise self.fail(doc, "fixture.no_tree")
-        root_player = self.root_player(fields.get("root"))
-        root_name = self.text(fields["root_name"]) if "root_name" in fields else DEFAULT_ROOT_NAME
-        self.tree_from(fields["tree"], root_name)
-        tree = Tree(self.root, self.children, self.utilities, root_player)
-        fixture = Fixture(self.path if str(self.path) != "<fixture>" else None,
-                          self.text(fields["id"]) if "id" in fields else self.path.stem, tree)
+        game = self.text(fields["game"]) if "game" in fields else "tree"
+        if game not in GAMES:
+            raise self.fail(fields["game"], "fixture.bad_game", found=game, known=", ".join(GAMES))
+        fixture_id = self.text(fields["id"]) if "id" in fields else self.path.stem
+        path = self.path if str(self.path) != "<fixture>" else None
+        if game == "tree":
+            fixture = Fixture(path, fixture_id, self.tree_part(doc, fields))
+        else:
+            fixture = Fixture(path, fixture_id, None, game_name=game, position=self.position(doc, fields))
+            if "symmetry" in fields:
+                fixture.symmetry = self.flag(fields["symmetry"])
         fixture.title = self.texts(fields["title"]) if "title" in fields else {}
         fixture.source = self.text(fields["source"]) if "source" in fields else ""
         fixture.description = self.texts(fields["description"]) if "description" in fields else {}
         if "prune_on_equality" in fields:
             fixture.prune_on_equality = self.flag(fields["prune_on_equality"])
-        if "heuristics" in fields:
-            tree.heuristics.update(self.heuristics(fields["heuristics"]))
+        if "depth" in fields:
+            fixture.depth = self.count(fields["depth"], minimum=1)
         if "notes" in fields:
             fixture.notes = self.notes(fields["notes"])
         if "tags" in fields:
             fixture.tags = self.tags(fields["tags"])
         if "expected" in fields:
-            fixture.expected, fixture.lines = self.expected(fields["expected"], tree)
+            fixture.expected, fixture.lines = self.expected(fields["expected"], fixture)
+        if fixture.tree is not None and fixture.depth is not None:
+            self.check_frontier(fields["depth"], fixture.tree, fixture.depth)
         return fixture
+
+    def tree_part(self, doc: Node, fields: dict[str, Node]) -> Tree:
+        """The tree of a ``game: tree`` fixture, with its levels, heuristics and probabilities."""
+        for key in ("position", "symmetry"):
+            if key in fields:
+                raise self.fail(fields[key], "fixture.not_for_trees", key=key)
+        if "tree" not in fields:
+            raise self.fail(doc, "fixture.no_tree")
+        root_player = self.root_player(fields.get("root"))
+        levels = self.levels(fields["levels"], root_player if "root" in fields else None) if "levels" in fields else ()
+        root_player = levels[0] if levels else root_player
+        root_name = self.text(fields["root_name"]) if "root_name" in fields else DEFAULT_ROOT_NAME
+        self.tree_from(fields["tree"], root_name)
+        tree = Tree(self.root, self.children, self.utilities, root_player, levels=levels)
+        if "heuristics" in fields:
+            tree.heuristics.update(self.heuristics(fields["heuristics"]))
+        chance = [n for n, d in tree.depths().items() if n in tree.children and tree.player_at(d) == CHANCE]
+        tree.probabilities.update(self.probabilities(fields.get("probabilities"), tree, chance, doc))
+        return tree
+
+    def position(self, doc: Node, fields: dict[str, Node]) -> str:
+        """The board of a ``game: tictactoe`` fixture."""
+        for key in ("tree", "root", "root_name", "levels", "heuristics", "probabilities"):
+            if key in fields:
+                raise self.fail(fields[key], "fixture.not_for_games", key=key)
+        if "position" not in fields:
+            raise self.fail(doc, "fixture.no_position")
+        try:
+            return parse_board(self.text(fields["position"]))
+        except ValueError as error:
+            raise self.fail(fields["position"], "fixture.bad_position", reason=str(error)) from None
 
     # -- header fields -------------------------------------------------------
 
@@ -171,6 +232,74 @@ class _Reader:
         if isinstance(value, str) and value.lower() in ("max", "min"):
             return MAX if value.lower() == "max" else MIN
         raise self.fail(node, "fixture.bad_root", found=describe(node))
+
+    def levels(self, node: Node, root: str | None) -> tuple[str, ...]:
+        if not isinstance(node, SequenceNode) or not node.value:
+            raise self.fail(node, "fixture.bad_levels")
+        levels = []
+        for item in node.value:
+            value = scalar(item) if isinstance(item, ScalarNode) else None
+            if not isinstance(value, str) or value.lower() not in ("max", "min", "chance"):
+                raise self.fail(item, "fixture.bad_levels")
+            levels.append(value.upper())
+        if levels[0] == CHANCE or (root is not None and levels[0] != root):
+            raise self.fail(node, "fixture.levels_root")
+        return tuple(levels)
+
+    def count(self, node: Node, minimum: int = 0) -> int:
+        value = scalar(node) if isinstance(node, ScalarNode) else None
+        if type(value) is not int or value < minimum:
+            raise self.fail(node, "fixture.not_count", found=describe(node))
+        return value
+
+    def probabilities(self, node: Node | None, tree: Tree, chance: list[str], doc: Node) -> dict[str, float]:
+        """Child -> probability under CHANCE nodes: as given (summing to 1 per node), else uniform."""
+        given: dict[str, tuple[float, int]] = {}
+        if node is not None:
+            if not isinstance(node, MappingNode):
+                raise self.fail(node, "fixture.not_mapping_field", field="probabilities")
+            for key, value in node.value:
+                name = self.node_key(key)
+                given[name] = (self.probability(value), line_of(key))
+        parents = tree.parents()
+        for name, (_, line) in given.items():
+            if parents.get(name) not in chance:
+                raise self.fail(line, "fixture.not_an_outcome", name=name)
+        result: dict[str, float] = {}
+        for node_name in chance:
+            kids = tree.children[node_name]
+            listed = [k for k in kids if k in given]
+            if not listed:
+                result.update({k: 1 / len(kids) for k in kids})
+                continue
+            line = min(given[k][1] for k in listed)
+            if len(listed) != len(kids):
+                missing = ", ".join(k for k in kids if k not in given)
+                raise self.fail(line, "fixture.probability_missing", name=node_name, missing=missing)
+            total = sum(given[k][0] for k in kids)
+            if not math.isclose(total, 1.0, abs_tol=1e-9):
+                raise self.fail(line, "fixture.probability_sum", name=node_name, total=round(total, 6))
+            result.update({k: given[k][0] for k in kids})
+        return result
+
+    def probability(self, node: Node) -> float:
+        """A probability: a number in [0, 1], or a fraction written as text (``"1/6"``)."""
+        if isinstance(node, ScalarNode) and node.tag == STR and "/" in node.value:
+            try:
+                value = float(Fraction(node.value.replace(" ", "")))
+            except (ValueError, ZeroDivisionError):
+                raise self.fail(node, "fixture.bad_probability", found=describe(node)) from None
+        else:
+            value = number(node)
+        if not 0 <= value <= 1:
+            raise self.fail(node, "fixture.bad_probability", found=describe(node))
+        return value
+
+    def check_frontier(self, node: Node, tree: Tree, depth: int) -> None:
+        """Every internal node where a depth-``depth`` search stops needs a heuristic value."""
+        missing = [n for n, d in tree.depths().items() if d == depth and n in tree.children and n not in tree.heuristics]
+        if missing:
+            raise self.fail(node, "fixture.no_heuristic", depth=depth, names=", ".join(missing))
 
     def text(self, node: Node) -> str:
         if isinstance(node, ScalarNode) and node.tag == STR:
@@ -277,7 +406,8 @@ class _Reader:
             raise self.fail(node, "fixture.not_mapping_field", field="notes")
         return {self.node_key(k): self.texts(v) for k, v in node.value}
 
-    def expected(self, node: Node, tree: Tree) -> tuple[dict, dict[str, int]]:
+    def expected(self, node: Node, fixture: Fixture) -> tuple[dict, dict[str, int]]:
+        tree = fixture.tree
         if not isinstance(node, MappingNode):
             raise self.fail(node, "fixture.not_mapping_field", field="expected")
         expected: dict[str, dict[str, Any]] = {}
@@ -288,14 +418,15 @@ class _Reader:
                 raise self.fail(key, "fixture.unknown_algorithm", found=algorithm, known=", ".join(ALGORITHMS))
             if not isinstance(block, MappingNode):
                 raise self.fail(block, "fixture.not_mapping_field", field=f"expected.{algorithm}")
+            self.check_algorithm(key, algorithm, fixture)
             expected[algorithm] = {}
             lines[f"expected.{algorithm}"] = line_of(key)
             for fkey, value in block.value:
                 name = scalar(fkey)
-                if name not in EXPECTED_FIELDS:
-                    raise self.fail(fkey, "fixture.unknown_expected", found=name,
-                                    known=", ".join(EXPECTED_FIELDS))
-                expected[algorithm][name] = self.expected_value(EXPECTED_FIELDS[name], value, tree)
+                known = EXPECTED_FIELDS if tree is not None else GAME_FIELDS
+                if name not in known:
+                    raise self.fail(fkey, "fixture.unknown_expected", found=name, known=", ".join(known))
+                expected[algorithm][name] = self.expected_value(EXPECTED_FIELDS[name], value, fixture)
                 lines[f"expected.{algorithm}.{name}"] = line_of(fkey)
         return expected, lines
 
@@ -314,7 +445,16 @@ class _Reader:
                 raise self.fail(item, "fixture.empty_window", name=name)
         return windows
 
-    def expected_value(self, kind: str, node: Node, tree: Tree) -> Any:
+    def check_algorithm(self, key: Node, algorithm: str, fixture: Fixture) -> None:
+        """Whether ``algorithm`` can run on this fixture at all."""
+        chance = fixture.tree is not None and CHANCE in fixture.tree.levels
+        if chance != (algorithm == "expectimax"):
+            raise self.fail(key, "fixture.chance_needs_expectimax" if chance else "fixture.expectimax_needs_chance")
+        if algorithm == "cutoff" and fixture.depth is None:
+            raise self.fail(key, "fixture.cutoff_needs_depth")
+
+    def expected_value(self, kind: str, node: Node, fixture: Fixture) -> Any:
+        tree = fixture.tree
         if kind == "number":
             return number(node)
         if kind == "count":
@@ -326,8 +466,9 @@ class _Reader:
             return self.windows(node)
         if kind == "action":
             value = scalar(node) if isinstance(node, ScalarNode) else describe(node)
-            if value is not None and value not in tree.children.get(tree.root, ()):
-                raise self.fail(node, "fixture.bad_action", found=str(value), root=tree.root)
+            legal = tree.children.get(tree.root, ()) if tree is not None else fixture.game().actions(fixture.position)
+            if value is not None and value not in legal:
+                raise self.fail(node, "fixture.bad_action", found=str(value), root=fixture.root)
             return value
         if not isinstance(node, SequenceNode):
             raise self.fail(node, "fixture.not_list", found=describe(node))

@@ -10,6 +10,7 @@ from typing import Hashable, Protocol, runtime_checkable
 
 MAX = "MAX"
 MIN = "MIN"
+CHANCE = "CHANCE"   # the dice: a node whose value is the expectation over its outcomes
 PLAYERS = (MAX, MIN)
 
 State = Hashable
@@ -51,4 +52,4 @@ class Game(Protocol):
         """UTILITY(s): the value of terminal ``state`` for MAX."""
 
     def to_move(self, state: State) -> str:
-        """PLAYER(s): ``"MAX"`` or ``"MIN"``, whoever moves in ``state``."""
+        """PLAYER(s): ``"MAX"`` or ``"MIN"`` (``"CHANCE"`` in games of chance), whoever moves in ``state``."""

@@ -12,6 +12,8 @@ three in a row, -1 when O has, 0 for a full board without a line.
 
 from __future__ import annotations
 
+import math
+
 from .game import MAX, MIN, IllegalMoveError
 
 EMPTY = "." * 9
@@ -73,3 +75,65 @@ class TicTacToe:
     def display(state: str) -> str:
         """The board as three lines."""
         return "\n".join(state[i:i + 3] for i in (0, 3, 6))
+
+
+def nilsson_eval(state: str) -> float:
+    """Nilsson's e(p): lines still open for MAX (X) minus lines still open for MIN (O).
+
+    A line is open for a player when the other has no mark on it. A win is +inf
+    for X and -inf for O. On the empty board every line is open for both: 0.
+
+    >>> nilsson_eval("....X...."), nilsson_eval("O...X...."), nilsson_eval("XXX.OO...")
+    (4, 1, inf)
+    """
+    win = winner(state)
+    if win:
+        return math.inf if win == "X" else -math.inf
+    open_for_x = sum(1 for line in LINES if all(state[i] != "O" for i in line))
+    open_for_o = sum(1 for line in LINES if all(state[i] != "X" for i in line))
+    return open_for_x - open_for_o
+
+
+#: the 8 symmetries of the square, as index maps: the rotations and reflections
+SYMMETRIES = tuple(
+    tuple(perm) for perm in (
+        (0, 1, 2, 3, 4, 5, 6, 7, 8), (6, 3, 0, 7, 4, 1, 8, 5, 2), (8, 7, 6, 5, 4, 3, 2, 1, 0),
+        (2, 5, 8, 1, 4, 7, 0, 3, 6), (2, 1, 0, 5, 4, 3, 8, 7, 6), (6, 7, 8, 3, 4, 5, 0, 1, 2),
+        (0, 3, 6, 1, 4, 7, 2, 5, 8), (8, 5, 2, 7, 4, 1, 6, 3, 0),
+    ))
+
+
+def canonical(state: str) -> str:
+    """The smallest of the 8 boards symmetric to ``state``: equal for symmetric positions."""
+    return min("".join(state[i] for i in perm) for perm in SYMMETRIES)
+
+
+class SymmetryMerged(TicTacToe):
+    """Tic-tac-toe where ACTIONS keeps one action per class of symmetric successors.
+
+    Nilsson's depth-2 analysis merges symmetric positions: from the empty board
+    X then has three moves (a corner, an edge, the centre). The action kept is
+    the first in row-major order.
+    """
+
+    def actions(self, state: str) -> list[int]:
+        seen, kept = set(), []
+        for action in super().actions(state):
+            key = canonical(super().result(state, action))
+            if key not in seen:
+                seen.add(key)
+                kept.append(action)
+        return kept
+
+
+def play(game: TicTacToe, players: dict, state: str = EMPTY, limit: int = 9) -> list[str]:
+    """Play a game from ``state``: ``players`` maps "MAX"/"MIN" to ``f(game, state) -> action``.
+
+    Returns the states of the game, first to last. A player that returns an
+    illegal action raises :class:`IllegalMoveError`.
+    """
+    states = [state]
+    while not game.terminal_test(state) and len(states) <= limit:
+        state = game.result(state, players[game.to_move(state)](game, state))
+        states.append(state)
+    return states

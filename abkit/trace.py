@@ -14,15 +14,25 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
-from .game import MAX, MIN, Game, State
+from .game import CHANCE, MAX, MIN, Game, State
 from .tree import Tree
 
-#: algorithm name -> (entry function, takes an alpha-beta window)
-ALGORITHMS: dict[str, tuple[str, bool]] = {
-    "minimax": ("minimax_decision", False),
-    "alphabeta": ("alpha_beta_search", True),
+@dataclass(frozen=True)
+class Algorithm:
+    """How a search is called: entry(game, state, *params); windowed: MAX-VALUE/MIN-VALUE take (alpha, beta) first."""
+
+    entry: str
+    windowed: bool
+    params: tuple[str, ...] = ()
+
+
+ALGORITHMS: dict[str, Algorithm] = {
+    "minimax": Algorithm("minimax_decision", False),
+    "alphabeta": Algorithm("alpha_beta_search", True),
+    "cutoff": Algorithm("alpha_beta_cutoff_search", True, ("depth", "eval_fn")),
+    "expectimax": Algorithm("expectiminimax_decision", False),
 }
-FUNCTIONS = {"max_value": MAX, "min_value": MIN}
+FUNCTIONS = {"max_value": MAX, "min_value": MIN, "chance_value": CHANCE}
 
 
 @dataclass(slots=True)
@@ -79,8 +89,8 @@ class Trace:
         return len(self.visited)
 
     def pruned(self, tree: Tree) -> list[str]:
-        """Roots of the subtrees a cut-off skipped, in tree order."""
-        return pruned_subtrees(tree, self.visited)
+        """Roots of the subtrees a cut-off skipped, in tree order (not what lies below a depth limit)."""
+        return pruned_subtrees(tree, self.visited, self.evaluated)
 
     def summary(self, tree: Tree | None = None) -> dict[str, Any]:
         """The contract's keys: value, action, visited, evaluated, pruned, nodes."""
@@ -146,21 +156,26 @@ def error_name(error: BaseException | str | None) -> str:
     return error.split(":", 1)[0] if isinstance(error, str) else type(error).__name__
 
 
-def pruned_subtrees(tree: Tree, visited: list) -> list[str]:
+def pruned_subtrees(tree: Tree, visited: list, evaluated: list = ()) -> list[str]:
     """Children of visited internal nodes that were never generated, in tree order.
+
+    Below an internal node that was ``evaluated`` (estimated by EVAL at a depth
+    limit) nothing counts as pruned: the search never meant to look there.
 
     >>> t = Tree("A", {"A": ("B", "C"), "B": ("B1", "B2")}, {"B1": 1, "B2": 2, "C": 0})
     >>> pruned_subtrees(t, ["A", "B", "B1"])
     ['B2', 'C']
     """
     seen = set(visited)
+    horizon = set(evaluated)
     if tree.root not in seen:
         return []
     pruned, stack = [], [tree.root]
     while stack:
         node = stack.pop()
         if node in seen:
-            stack.extend(reversed(tree.children.get(node, ())))
+            if node not in horizon:
+                stack.extend(reversed(tree.children.get(node, ())))
         else:
             pruned.append(node)
     return pruned
@@ -191,17 +206,27 @@ class TracingGame:
     def to_move(self, state: State) -> str:
         return self._game.to_move(state)
 
+    def probability(self, state: State, action: Any) -> float:
+        """P(outcome) at a CHANCE node (games of chance only)."""
+        return self._game.probability(state, action)
 
-def traced_search(module: ModuleType, game: Game, state: State, algorithm: str) -> Trace:
+
+def traced_search(module: ModuleType, game: Game, state: State, algorithm: str, **params: Any) -> Trace:
     """Run ``module``'s search for ``algorithm`` from ``state`` and record what it does.
 
     ``module`` has the contract's functions (``alpha_beta_search``, ``max_value``,
-    ``min_value`` or their minimax twins). Its ``max_value``/``min_value`` are
-    wrapped while the search runs and restored afterwards. An exception raised by
-    the search is stored in ``Trace.error``, not raised.
+    ``min_value`` or their minimax twins). Its ``max_value``/``min_value``
+    (and ``chance_value``) are wrapped while the search runs and restored
+    afterwards. ``params`` are the algorithm's extra arguments (``depth``,
+    ``eval_fn`` for the depth-limited search); calls of ``eval_fn`` are recorded
+    in ``evaluated`` like UTILITY's. An exception raised by the search is stored
+    in ``Trace.error``, not raised.
     """
-    entry, windowed = ALGORITHMS[algorithm]
+    spec = ALGORITHMS[algorithm]
+    entry, windowed = spec.entry, spec.windowed
     trace = Trace(algorithm, state, visited=[state])
+    if "eval_fn" in params:
+        params["eval_fn"] = _recording(params["eval_fn"], trace)
     stack: list[int] = []
     originals = {name: getattr(module, name) for name in FUNCTIONS if hasattr(module, name)}
 
@@ -209,8 +234,8 @@ def traced_search(module: ModuleType, game: Game, state: State, algorithm: str) 
         def recorded(game_: Any, state_: State, *window: Any) -> Any:
             call = Call(state_, FUNCTIONS[name], parent=stack[-1] if stack else None,
                         visited_at=len(trace.visited), evaluated_at=len(trace.evaluated))
-            if windowed and len(window) == 2:
-                call.alpha, call.beta = window
+            if windowed and len(window) >= 2:
+                call.alpha, call.beta = window[:2]
             trace.calls.append(call)
             stack.append(len(trace.calls) - 1)
             try:
@@ -226,7 +251,7 @@ def traced_search(module: ModuleType, game: Game, state: State, algorithm: str) 
     for name, function in originals.items():
         setattr(module, name, wrap(name, function))
     try:
-        trace.action = getattr(module, entry)(TracingGame(game, trace), state)
+        trace.action = getattr(module, entry)(TracingGame(game, trace), state, *(params[p] for p in spec.params))
     except Exception as error:  # noqa: BLE001 - the search is untrusted; callers read trace.error
         trace.error = error
     finally:
@@ -234,6 +259,13 @@ def traced_search(module: ModuleType, game: Game, state: State, algorithm: str) 
             setattr(module, name, function)
     _add_root(trace, game, windowed)
     return trace
+
+
+def _recording(eval_fn: Callable, trace: Trace) -> Callable:
+    def evaluated(state: State) -> float:
+        trace.evaluated.append(state)
+        return eval_fn(state)
+    return evaluated
 
 
 def _add_root(trace: Trace, game: Game, windowed: bool) -> None:
@@ -253,7 +285,7 @@ def _add_root(trace: Trace, game: Game, windowed: bool) -> None:
     if game.terminal_test(root):
         trace.value = game.utility(root)
     elif values and len(values) == len(top):
-        trace.value = max(values) if player == MAX else min(values)
+        trace.value = max(values) if player == MAX else min(values) if player == MIN else None
     window = (-math.inf, math.inf) if windowed else (None, None)
     trace.calls.insert(0, Call(root, player, *window, value=trace.value, synthetic=True))
     for call in trace.calls[1:]:

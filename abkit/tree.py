@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterator
 
-from .game import MAX, IllegalMoveError, other
+from .game import CHANCE, MAX, IllegalMoveError, other
 
 
 @dataclass(frozen=True)
@@ -21,6 +21,9 @@ class Tree:
     utilities: leaf name -> its utility for MAX.
     root_player: who moves at the root, ``"MAX"`` or ``"MIN"``.
     heuristics: optional static values of internal nodes (depth-limited search).
+    levels: who moves at each depth, repeating (``("MAX", "CHANCE", "MIN", "CHANCE")``);
+        empty means MAX and MIN alternate from ``root_player``.
+    probabilities: child name -> its probability, for the children of CHANCE nodes.
     """
 
     root: str
@@ -28,6 +31,14 @@ class Tree:
     utilities: dict[str, float]
     root_player: str = MAX
     heuristics: dict[str, float] = field(default_factory=dict)
+    levels: tuple[str, ...] = ()
+    probabilities: dict[str, float] = field(default_factory=dict)
+
+    def player_at(self, depth: int) -> str:
+        """Who moves at ``depth``: from ``levels`` when given, else MAX and MIN alternating."""
+        if self.levels:
+            return self.levels[depth % len(self.levels)]
+        return self.root_player if depth % 2 == 0 else other(self.root_player)
 
     def is_leaf(self, node: str) -> bool:
         return node in self.utilities
@@ -75,8 +86,7 @@ class TreeGame:
     def __init__(self, tree: Tree) -> None:
         self.tree = tree
         self.initial = tree.root
-        self._players = {n: tree.root_player if d % 2 == 0 else other(tree.root_player)
-                         for n, d in tree.depths().items()}
+        self._players = {n: tree.player_at(d) for n, d in tree.depths().items()}
 
     def actions(self, state: str) -> list[str]:
         return list(self.tree.children.get(state, ()))  # a fresh list: callers may change it
@@ -97,6 +107,21 @@ class TreeGame:
 
     def to_move(self, state: str) -> str:
         return self._players[state]
+
+    def probability(self, state: str, action: str) -> float:
+        """P(action) at a CHANCE node: the probability of the outcome ``action``."""
+        if action not in self.tree.children.get(state, ()):
+            raise IllegalMoveError(state, action)
+        return self.tree.probabilities[action]
+
+    def evaluate(self, state: str) -> float:
+        """EVAL(s) for depth-limited search: UTILITY at a leaf, the fixture's heuristic value elsewhere."""
+        if state in self.tree.utilities:
+            return self.tree.utilities[state]
+        try:
+            return self.tree.heuristics[state]
+        except KeyError:
+            raise ValueError(f"the fixture gives no heuristic value for {state!r}") from None
 
 
 def child_name(parent: str, index: int, siblings: int, parent_is_root: bool) -> str:
@@ -153,6 +178,9 @@ def backed_up_values(tree: Tree) -> dict[str, float]:
     values: dict[str, float] = dict(tree.utilities)
     for node in reversed(list(tree.preorder())):
         if node not in values:
-            kids = [values[c] for c in tree.children[node]]
-            values[node] = max(kids) if players[node] == MAX else min(kids)
+            kids = tree.children[node]
+            if players[node] == CHANCE:
+                values[node] = sum(tree.probabilities[c] * values[c] for c in kids)
+            else:
+                values[node] = (max if players[node] == MAX else min)(values[c] for c in kids)
     return values

@@ -85,20 +85,23 @@ _YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
 
 
 def add_windows(path: Path) -> bool:
-    """Write the reference's per-node windows into ``path``'s ``expected.alphabeta`` block.
+    """Write the reference's per-node windows into ``path``'s ``expected.alphabeta`` (or ``cutoff``) block.
 
     Returns False when the block already has them. The block must be the last
     thing in the file, in block style (the lines are appended to it); the file is
     reloaded to prove it, and left unchanged with :class:`UsageError` otherwise.
     """
     fixture = load_fixture(path)
-    block = fixture.expected.get("alphabeta")
-    if block is None or "windows" in block:
+    algorithm = next((a for a in ("alphabeta", "cutoff") if a in fixture.expected), None)
+    block = fixture.expected.get(algorithm)
+    if block is None or "windows" in block or fixture.tree is None:
         return False
-    trace = reference_trace(fixture.game(), fixture.tree.root, "alphabeta", fixture.prune_on_equality)
+    game = fixture.game()
+    trace = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
+                            **fixture.search_params(algorithm, game))
     windows = trace.windows()
     original = path.read_text(encoding="utf-8")
-    field_lines = [v for k, v in fixture.lines.items() if k.startswith("expected.alphabeta.")]
+    field_lines = [v for k, v in fixture.lines.items() if k.startswith(f"expected.{algorithm}.")]
     first = original.splitlines()[min(field_lines) - 1] if field_lines else ""
     indent = first[: len(first) - len(first.lstrip())]
     added = [f"{indent}windows:  # node: [alpha, beta, value] as MAX-VALUE/MIN-VALUE were entered and returned"]
@@ -106,8 +109,8 @@ def add_windows(path: Path) -> bool:
     path.write_text(original.rstrip("\n") + "\n" + "\n".join(added) + "\n", encoding="utf-8")
     try:
         reloaded = load_fixture(path)
-        ok = reloaded.expected.get("alphabeta", {}).get("windows") == windows \
-            and {k: v for k, v in reloaded.expected["alphabeta"].items() if k != "windows"} == block
+        ok = reloaded.expected.get(algorithm, {}).get("windows") == windows \
+            and {k: v for k, v in reloaded.expected[algorithm].items() if k != "windows"} == block
     except FixtureError:
         ok = False
     if not ok:

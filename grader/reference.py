@@ -8,10 +8,10 @@ from types import ModuleType
 from abkit.game import Game, State
 from abkit.loading import SOLUTIONS, load_module
 from abkit.trace import Trace, traced_search
-from abkit.tree import Tree
 
 #: algorithm -> the solution file that implements it
-FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py"}
+FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphabeta_cutoff.py",
+         "expectimax": "expectimax.py"}
 
 
 @functools.lru_cache(maxsize=None)
@@ -23,14 +23,9 @@ def reference(algorithm: str, prune_on_equality: bool = True) -> ModuleType:
     return module
 
 
-def reference_trace(game: Game, state: State, algorithm: str, prune_on_equality: bool = True) -> Trace:
-    """What the reference search does from ``state``; it never fails on a valid game."""
-    trace = traced_search(reference(algorithm, prune_on_equality), game, state, algorithm)
+def reference_trace(game: Game, state: State, algorithm: str, prune_on_equality: bool = True, **params) -> Trace:
+    """What the reference search does from ``state`` (``params``: depth, eval_fn); it never fails on a valid game."""
+    trace = traced_search(reference(algorithm, prune_on_equality), game, state, algorithm, **params)
     if trace.error is not None:  # pragma: no cover - would be a bug in solutions/
         raise trace.error
     return trace
-
-
-def expectations(trace: Trace, tree: Tree) -> dict:
-    """The ``expected:`` block a fixture should carry for this trace."""
-    return trace.summary(tree)

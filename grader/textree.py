@@ -11,7 +11,7 @@ import math
 import sys
 from dataclasses import dataclass
 
-from abkit.game import MAX
+from abkit.game import CHANCE, MAX
 from abkit.i18n import t
 from abkit.trace import Trace
 from abkit.tree import Tree
@@ -54,8 +54,8 @@ def glyphs_for(stream=None) -> Glyphs:
 def fmt(value: object, g: Glyphs = UNICODE) -> str:
     """A number as a student writes it: 3, 2.5, -∞, +∞.
 
-    >>> fmt(3.0), fmt(-math.inf), fmt(2.5), fmt(None)
-    ('3', '-∞', '2.5', '?')
+    >>> fmt(3.0), fmt(-math.inf), fmt(2.5), fmt(None), fmt(22 / 6)
+    ('3', '-∞', '2.5', '?', '3.6667')
     """
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return "?" if value is None else repr(value)
@@ -63,7 +63,10 @@ def fmt(value: object, g: Glyphs = UNICODE) -> str:
         return ("+" if value > 0 else "-") + g.inf
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
-    return repr(value) if isinstance(value, float) else str(value)
+    if isinstance(value, float):
+        text = repr(value)
+        return text if len(text) <= 8 else f"{value:.4f}".rstrip("0")
+    return str(value)
 
 
 def window(alpha: object, beta: object, g: Glyphs = UNICODE) -> str:
@@ -94,6 +97,7 @@ def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: 
     searched are marked "not searched".
     """
     wanted = set(expected.visited) if expected is not None else None
+    estimated = {n for n in trace.evaluated if not tree.is_leaf(n)}  # cut off by depth and estimated by EVAL
     width = len(str(max(1, len(trace.visited))))
     lines: list[str] = []
 
@@ -103,12 +107,16 @@ def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: 
     def draw(i: int, prefix: str, branch: str) -> None:
         call = trace.calls[i]
         label = f"{call.node}"
+        player = t({MAX: "trace.max", CHANCE: "trace.chance"}.get(call.player, "trace.min"), lang)
+        win = f"  {window(call.alpha, call.beta, g)}" if call.alpha is not None else ""
         if tree.is_leaf(call.node):
             text = f"{label} = {fmt(call.value, g)}"
+        elif not trace.children_of(i) and call.node in estimated:
+            text = f"{label}  {player}{win}  {t('trace.eval', lang)} = {fmt(call.value, g)}"
         else:
-            player = t("trace.max", lang) if call.player == MAX else t("trace.min", lang)
-            win = f"  {window(call.alpha, call.beta, g)}" if call.alpha is not None else ""
             text = f"{label}  {player}{win}  {g.arrow} {fmt(call.value, g)}"
+            if call.player == CHANCE:
+                text += "   " + t("trace.expectation", lang)
             cut = cutoff(trace, i, tree, prune_on_equality, lang, g)
             text += f"   {cut}" if cut else ""
         if wanted is not None and call.node not in wanted:
@@ -136,6 +144,8 @@ def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: 
 def _entries(trace: Trace, index: int, tree: Tree) -> list[tuple[str, object]]:
     """The children of call ``index`` to draw: calls made, then never-generated children in tree order."""
     calls = trace.children_of(index)
+    if not calls and trace.calls[index].node in trace.evaluated:
+        return []  # estimated by EVAL at the depth limit: nothing below was meant to be searched
     made = {trace.calls[i].node for i in calls}
     skipped = [c for c in tree.children.get(trace.calls[index].node, ()) if c not in made]
     if not skipped:
@@ -148,7 +158,7 @@ def _entries(trace: Trace, index: int, tree: Tree) -> list[tuple[str, object]]:
 
 def render_summary(trace: Trace, tree: Tree, lang: str = "en", g: Glyphs = UNICODE) -> str:
     """One line: value, action, node count, leaves evaluated, pruned subtrees."""
-    pruned = trace.pruned(tree)
+    pruned = trace.pruned(tree) if tree is not None else []
     return t("trace.summary", lang, value=fmt(trace.value, g), action=trace.action if trace.action is not None else "-",
              nodes=trace.nodes, leaves=len(trace.evaluated),
              pruned=", ".join(pruned) if pruned else t("trace.none", lang))

@@ -34,8 +34,10 @@ def verify_fixture(fixture: Fixture) -> list[Disagreement]:
     """Each field of ``fixture.expected`` that differs from what the reference search does."""
     found = []
     for algorithm, block in fixture.expected.items():
-        trace = reference_trace(fixture.game(), fixture.tree.root, algorithm, fixture.prune_on_equality)
-        got = trace.summary(fixture.tree) | {"windows": trace.windows()}
+        game = fixture.game()
+        trace = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
+                                **fixture.search_params(algorithm, game))
+        got = trace.summary(fixture.tree) | {"windows": trace.windows(), "leaves": len(trace.evaluated)}
         for name, want in block.items():
             if not same(want, got[name]):
                 key = f"expected.{algorithm}.{name}"

@@ -8,6 +8,7 @@ import sys
 from abkit.fixture import load_fixture
 from abkit.i18n import t
 
+from ..errors import UsageError
 from ..reference import reference_trace
 from ..textree import glyphs_for, render_summary, render_tree
 
@@ -15,7 +16,7 @@ from ..textree import glyphs_for, render_summary, render_tree
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("trace", help=t("trace.help", lang), description=t("trace.help", lang))
     p.add_argument("file", metavar="FILE", help=t("trace.help.file", lang))
-    p.add_argument("--algorithm", choices=("alphabeta", "minimax"), default="alphabeta",
+    p.add_argument("--algorithm", choices=("alphabeta", "minimax", "cutoff", "expectimax"),
                    help=t("trace.help.algorithm", lang))
     p.add_argument("--rule", choices=("aima", "cs188"), help=t("trace.help.rule", lang))
     p.add_argument("--json", action="store_true", help=t("trace.help.json", lang))
@@ -25,14 +26,22 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     fixture = load_fixture(args.file)
+    algorithm = args.algorithm or _default_algorithm(fixture)
+    if algorithm not in fixture.expected and not _can_run(fixture, algorithm):
+        raise UsageError("trace.cannot_run", algorithm=algorithm, path=args.file)
     rule = fixture.prune_on_equality if args.rule is None else args.rule == "aima"
-    trace = reference_trace(fixture.game(), fixture.tree.root, args.algorithm, rule)
+    game = fixture.game()
+    trace = reference_trace(game, fixture.root, algorithm, rule, **fixture.search_params(algorithm, game))
     if args.json:
         print(json.dumps(trace.summary(fixture.tree), ensure_ascii=False))
         return 0
+    if fixture.tree is None:  # a whole game: too big to draw, say what the search did
+        print(t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang)))
+        print(render_summary(trace, None, args.lang, glyphs_for(sys.stdout)))
+        return 0
     g = glyphs_for(sys.stdout)
-    heading = t(f"trace.heading.{args.algorithm}", args.lang, title=fixture.label(args.lang))
-    if args.algorithm == "alphabeta":
+    heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
+    if algorithm in ("alphabeta", "cutoff"):
         heading += " · " + t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang,
                              ge=g.ge, le=g.le, alpha=g.alpha, beta=g.beta)
     print(heading)
@@ -42,3 +51,19 @@ def run(args) -> int:
     print()
     print(render_summary(trace, fixture.tree, args.lang, g))
     return 0
+
+
+def _default_algorithm(fixture) -> str:
+    """The fixture's own search when it has one (expectimax, cut-off), else alpha-beta."""
+    for algorithm in ("expectimax", "cutoff"):
+        if algorithm in fixture.expected:
+            return algorithm
+    return "alphabeta"
+
+
+def _can_run(fixture, algorithm: str) -> bool:
+    """Whether ``algorithm`` is defined on this fixture's game (chance nodes need expectimax, cut-off a depth)."""
+    chance = fixture.tree is not None and "CHANCE" in fixture.tree.levels
+    if chance or algorithm == "expectimax":
+        return chance and algorithm == "expectimax"
+    return algorithm != "cutoff" or fixture.depth is not None

@@ -1,0 +1,93 @@
+"""Depth-limited alpha-beta search (AIMA's H-MINIMAX with alpha-beta; Shannon's type A strategy).
+
+The search looks ``depth`` plies ahead and, where it stops, estimates the
+position with an evaluation function EVAL instead of searching on to the end.
+"""
+
+import math
+
+# BEGIN SOLUTION
+# The cut-off rule: True (AIMA) cuts when v >= beta / v <= alpha; False (CS188) only when v > beta / v < alpha.
+PRUNE_ON_EQUALITY = True
+# END SOLUTION
+
+
+def alpha_beta_cutoff_search(game, state, depth, eval_fn):
+    """ALPHA-BETA-CUTOFF-SEARCH(state, depth) returns an action.
+
+    Like ALPHA-BETA-SEARCH, but each child of the root is searched with depth - 1
+    plies left. The first action whose value is the best value (ties go to the
+    first); None at a terminal state or when depth is 0.
+    """
+    # BEGIN SOLUTION
+    if cutoff_test(game, state, depth):
+        return None
+    alpha, beta = -math.inf, math.inf
+    best_action = None
+    if game.to_move(state) == "MAX":
+        for a in game.actions(state):
+            v = min_value(game, game.result(state, a), alpha, beta, depth - 1, eval_fn)
+            if best_action is None or v > alpha:
+                alpha, best_action = v, a
+    else:
+        for a in game.actions(state):
+            v = max_value(game, game.result(state, a), alpha, beta, depth - 1, eval_fn)
+            if best_action is None or v < beta:
+                beta, best_action = v, a
+    return best_action
+    # END SOLUTION
+
+
+def cutoff_test(game, state, depth):
+    """CUTOFF-TEST(state, depth): true when no ply is left (depth is 0) or the game is over."""
+    # BEGIN SOLUTION
+    return depth == 0 or game.terminal_test(state)
+    # END SOLUTION
+
+
+def max_value(game, state, alpha, beta, depth, eval_fn):
+    """MAX-VALUE(state, alpha, beta, depth) returns an estimated utility value.
+
+    if CUTOFF-TEST(state, depth) then return EVAL(state)
+    v <- -inf
+    for each a in ACTIONS(state) do
+        v <- MAX(v, MIN-VALUE(RESULT(state, a), alpha, beta, depth - 1))
+        if v >= beta then return v
+        alpha <- MAX(alpha, v)
+    return v
+    """
+    # BEGIN SOLUTION
+    if cutoff_test(game, state, depth):
+        return eval_fn(state)
+    v = -math.inf
+    for a in game.actions(state):
+        v = max(v, min_value(game, game.result(state, a), alpha, beta, depth - 1, eval_fn))
+        if v > beta or (v == beta and PRUNE_ON_EQUALITY):
+            return v
+        alpha = max(alpha, v)
+    return v
+    # END SOLUTION
+
+
+def min_value(game, state, alpha, beta, depth, eval_fn):
+    """MIN-VALUE(state, alpha, beta, depth) returns an estimated utility value.
+
+    if CUTOFF-TEST(state, depth) then return EVAL(state)
+    v <- +inf
+    for each a in ACTIONS(state) do
+        v <- MIN(v, MAX-VALUE(RESULT(state, a), alpha, beta, depth - 1))
+        if v <= alpha then return v
+        beta <- MIN(beta, v)
+    return v
+    """
+    # BEGIN SOLUTION
+    if cutoff_test(game, state, depth):
+        return eval_fn(state)
+    v = math.inf
+    for a in game.actions(state):
+        v = min(v, max_value(game, game.result(state, a), alpha, beta, depth - 1, eval_fn))
+        if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):
+            return v
+        beta = min(beta, v)
+    return v
+    # END SOLUTION
