@@ -14,10 +14,10 @@ import sys
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import fixtures, handouts, trace
+from .commands import fixtures, grade, handouts, trace
 from .errors import UsageError
 
-COMMANDS = (trace, fixtures, handouts)
+COMMANDS = (trace, fixtures, handouts, grade)
 
 
 def _lang_from(argv: list[str]) -> str:

@@ -1,0 +1,2 @@
+def alpha_beta_search(game, state):
+    return None

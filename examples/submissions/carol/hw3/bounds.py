@@ -1,0 +1,2 @@
+NEG_INF = float("-inf")
+POS_INF = float("inf")

@@ -1,0 +1,228 @@
+"""The sandboxed side of grading: one student's exercise files run here, in their own process.
+
+:mod:`grader.sandbox` starts this file as ``python -I -B child.py REQUEST_FD REPLY_FD LIMITS``.
+Requests (load a file, search a tree, call MAX-VALUE/MIN-VALUE on a subtree) come
+in on one private pipe and every reply goes out on another, as length-prefixed
+JSON; the student's prints go to a capped buffer, so they can never look like a
+reply. The child receives only the game it searches (a tree, no expected
+answers) and compares nothing: the parent does. It imports only the core.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import struct
+import sys
+from types import ModuleType
+
+if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started by path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import abkit.trace as _trace_module  # noqa: E402
+from abkit.loading import load_module  # noqa: E402
+from abkit.trace import ALGORITHMS, Trace, TracingGame, traced_search  # noqa: E402
+from abkit.tree import Tree, TreeGame  # noqa: E402
+
+HEADER = struct.Struct(">I")
+#: the functions a submission is expected to define (contract §1)
+CONTRACT = ("minimax_decision", "alpha_beta_search", "max_value", "min_value")
+
+
+# -- what runs a test (also used by the parent for the reference and the mistakes) --
+
+def tree_to_data(tree: Tree) -> dict:
+    """The plain data a child needs to rebuild ``tree``: its shape and leaf utilities, nothing else."""
+    return {"root": tree.root, "root_player": tree.root_player,
+            "children": {k: list(v) for k, v in tree.children.items()}, "utilities": dict(tree.utilities)}
+
+
+def tree_from_data(data: dict) -> Tree:
+    """The inverse of :func:`tree_to_data`."""
+    return Tree(data["root"], {k: tuple(v) for k, v in data["children"].items()}, dict(data["utilities"]),
+                data["root_player"])
+
+
+def traced_call(module: ModuleType, game: TreeGame, state: str, algorithm: str, function: str,
+                window: list) -> Trace:
+    """A trace of ``module.<function>(game, state, *window)`` called directly on a subtree.
+
+    The module's search entry is stood in for by the direct call while
+    :func:`abkit.trace.traced_search` records it, so the record is made exactly
+    as for a whole search; the trace's value is what the call returned.
+    """
+    spec = ALGORITHMS[algorithm]
+    entry = getattr(spec, "entry", None) or spec[0]  # an Algorithm record (or, before it, a tuple)
+    saved = module.__dict__.get(entry, _MISSING)
+    setattr(module, entry, lambda game_, state_: getattr(module, function)(game_, state_, *window))
+    try:
+        trace = traced_search(module, game, state, algorithm)
+    finally:
+        if saved is _MISSING:
+            delattr(module, entry)
+        else:
+            setattr(module, entry, saved)
+    trace.action = None
+    return trace
+
+
+_MISSING = object()
+
+
+def run_test(module: ModuleType, request: dict, game: TreeGame) -> Trace:
+    """The trace of one test request (``op`` ``search`` or ``call``) on ``module``, searching ``game``."""
+    if request["op"] == "search":
+        return traced_search(module, game, request["state"], request["algorithm"])
+    return traced_call(module, game, request["state"], request["algorithm"], request["function"],
+                       request.get("window", []))
+
+
+# -- the child's loop ----------------------------------------------------------
+
+class CappedText(io.TextIOBase):
+    """A text stream that keeps the first ``limit`` characters written to it and counts the rest."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit, self.parts, self.size = limit, [], 0
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        room = self.limit - self.size
+        if room > 0:
+            self.parts.append(text[:room])
+        self.size += len(text)
+        return len(text)
+
+    def writable(self) -> bool:
+        return True
+
+    def take(self) -> str:
+        """What was kept since the last call (with a note of how much was dropped); empties the buffer."""
+        text = "".join(self.parts)
+        if self.size > self.limit:
+            text += f"\n[... {self.size - self.limit} more characters]"
+        self.parts, self.size = [], 0
+        return text
+
+
+def _snapshot() -> dict:
+    """Identities of the recording machinery the student's code must leave alone."""
+    marks = {f"abkit.trace.{n}": getattr(_trace_module, n) for n in ("TracingGame", "Trace", "Call", "_add_root")}
+    for cls in (TracingGame, TreeGame):
+        marks.update({f"{cls.__name__}.{k}": v for k, v in vars(cls).items()})
+    return marks
+
+
+def _fingerprint(game: TreeGame) -> tuple:
+    """What the game object holds: its attributes, its tree's shape and utilities, its players."""
+    return (sorted(vars(game)), tree_to_data(game.tree), dict(game._players), game.initial)
+
+
+def _tampered(before: dict, game: TreeGame, fingerprint: tuple) -> bool:
+    """True when the game's class or the recorder was patched, or the game it was given was changed."""
+    after = _snapshot()
+    if after.keys() != before.keys() or any(after[k] is not v for k, v in before.items()):
+        return True
+    try:
+        return _fingerprint(game) != fingerprint
+    except Exception:  # noqa: BLE001 - the student replaced an attribute with something unreadable
+        return True
+
+
+def _limit(limits: dict) -> None:  # pragma: no cover - runs only in the child, before any student code
+    try:
+        import resource
+        import signal
+    except ImportError:
+        return
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an over-long write fails instead of killing the child
+    for name, value in (("RLIMIT_CPU", limits.get("cpu")), ("RLIMIT_AS", limits.get("memory")),
+                        ("RLIMIT_FSIZE", limits.get("fsize")), ("RLIMIT_CORE", 0)):
+        if value is not None and hasattr(resource, name):
+            try:
+                resource.setrlimit(getattr(resource, name), (value, value))
+            except (ValueError, OSError):
+                pass
+
+
+class Channel:
+    """Length-prefixed JSON messages over two file descriptors."""
+
+    def __init__(self, read_fd: int, write_fd: int) -> None:
+        self.read_fd, self.write_fd = read_fd, write_fd
+
+    def receive(self) -> dict | None:
+        head = self._read(HEADER.size)
+        if head is None:
+            return None
+        return json.loads(self._read(HEADER.unpack(head)[0]) or b"{}")
+
+    def send(self, message: dict) -> None:
+        body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+        data = HEADER.pack(len(body)) + body
+        while data:
+            data = data[os.write(self.write_fd, data):]
+
+    def _read(self, size: int) -> bytes | None:
+        chunks, left = [], size
+        while left:
+            chunk = os.read(self.read_fd, left)
+            if not chunk:
+                return None
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+
+def _error_reply(error: BaseException, roots: list[str]) -> dict:
+    from grader.feedback import student_traceback  # only when something failed: keeps start-up light
+    text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+    return {"error": text, "error_type": type(error).__name__, "traceback": student_traceback(error, roots)}
+
+
+def serve(channel: Channel, output: CappedText, roots: list[str]) -> None:
+    """Answer requests until ``bye`` or the end of the request pipe."""
+    modules: dict[str, ModuleType] = {}
+    before = _snapshot()
+    while True:
+        request = channel.receive()
+        if request is None or request.get("op") == "bye":
+            return
+        reply: dict = {}
+        if request["op"] == "load":
+            try:
+                module = modules[request["exercise"]] = load_module(request["path"])
+                reply["loaded"] = True
+                reply["functions"] = [name for name in CONTRACT if callable(getattr(module, name, None))]
+            except BaseException as error:  # noqa: BLE001 - a syntax error, a failed import, an exit at import
+                reply.update(_error_reply(error, roots), loaded=False)
+        else:
+            game = TreeGame(tree_from_data(request["tree"]))
+            fingerprint = _fingerprint(game)
+            try:
+                trace = run_test(modules[request["exercise"]], request, game)
+            except BaseException as error:  # noqa: BLE001 - exit or interrupt inside the search
+                trace = Trace(request["algorithm"], request["state"], visited=[request["state"]], error=error)
+            if isinstance(trace.error, BaseException):
+                reply.update(_error_reply(trace.error, roots))
+            reply["trace"] = trace.to_dict()
+            reply["tampered"] = _tampered(before, game, fingerprint)
+        reply["output"] = output.take()
+        channel.send(reply)
+
+
+def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point, exercised through the sandbox
+    limits = json.loads(argv[3])
+    channel = Channel(int(argv[1]), int(argv[2]))
+    _limit(limits)
+    output = CappedText(limits.get("output", 20_000))
+    sys.stdout = sys.stderr = output
+    sys.stdin = io.StringIO("")
+    sys.setrecursionlimit(limits.get("recursion", 3000))
+    serve(channel, output, [os.getcwd()])
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main(sys.argv))

@@ -1,0 +1,52 @@
+"""``abkit grade SUBMISSIONS --out DIR``: grade a class; ``abkit export gradescope``: the autograder bundle."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+from abkit.i18n import t
+
+from ..batch import Progress, grade_batch
+from ..errors import UsageError
+from ..rubric import RubricError, load_rubric
+from ..sandbox import Limits
+from ..submissions import SubmissionsError
+
+
+def register(sub, lang: str, add_lang) -> None:
+    p = sub.add_parser("grade", help=t("grade.help", lang), description=t("grade.help", lang))
+    p.add_argument("submissions", metavar="SUBMISSIONS", type=Path, help=t("grade.help.submissions", lang))
+    p.add_argument("--out", type=Path, required=True, help=t("grade.help.out", lang))
+    p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help=t("grade.help.jobs", lang))
+    p.add_argument("--seed", type=int, default=0, help=t("grade.help.seed", lang))
+    p.add_argument("--student", metavar="ID", help=t("grade.help.student", lang))
+    p.add_argument("--timeout", type=float, default=Limits.test_seconds, metavar="SEC", help=t("grade.help.timeout", lang))
+    p.add_argument("--force", action="store_true", help=t("grade.help.force", lang))
+    p.add_argument("--rubric", type=Path, metavar="FILE", help=t("grade.help.rubric", lang))
+    add_lang(p, lang)
+    p.set_defaults(run=run)
+
+
+def run(args) -> int:
+    if args.jobs < 1 or args.timeout <= 0:
+        raise UsageError("grade.bad_numbers")
+    try:
+        rubric = load_rubric(args.rubric)
+    except RubricError as error:
+        print(error.render(args.lang), file=sys.stderr)
+        return 2
+    limits = Limits(test_seconds=args.timeout, student_seconds=max(Limits.student_seconds, 10 * args.timeout))
+    try:
+        result = grade_batch(args.submissions, args.out, rubric, args.seed, args.lang, args.jobs, limits,
+                             args.student, args.force, Progress(sys.stdout, args.lang))
+    except SubmissionsError as error:
+        print(t("cli.error", args.lang, message=error.message.render(args.lang)), file=sys.stderr)
+        return 2
+    for name in result.duplicates:
+        print(t("grade.duplicate", args.lang, name=name), file=sys.stderr)
+    statuses = {s: sum(1 for r in result.rows if r["extra_data"]["status"] == s) for s in ("ok", "timeout", "crashed", "invalid")}
+    print(t("grade.done", args.lang, students=len(result.rows), graded=len(result.graded), reused=len(result.reused),
+            out=result.out, **statuses))
+    return 0

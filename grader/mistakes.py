@@ -1,0 +1,126 @@
+"""Named mistakes: common minimax and alpha-beta errors, each a small edit of the reference solution.
+
+Each :class:`Mistake` is a mutant of ``solutions/<exercise>.py`` (textual edits
+that must apply), with a name and an explanation in every language
+(``mistake.<id>.name`` / ``mistake.<id>.why`` in the catalogue) and the line of
+the pseudocode it breaks. When a student's traces equal a mutant's on every test
+of an exercise, the feedback names the mistake (:func:`name_mistakes`).
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from types import ModuleType
+
+from abkit.loading import SOLUTIONS
+
+from .reference import FILES
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """One known mistake.
+
+    id: its key in the catalogue (``mistake.<id>.name``); exercise: the file stem it applies to.
+    edits: (old, new) replacements of the reference's text; every occurrence of ``old`` is replaced.
+    line: the pseudocode line it breaks (code: the same in every language).
+    flip_rule: the mutant cuts off under the other rule (strict instead of non-strict, or the reverse).
+    """
+
+    id: str
+    exercise: str
+    line: str
+    edits: tuple[tuple[str, str], ...] = ()
+    flip_rule: bool = False
+
+
+MAX_CALL = "v = max(v, min_value(game, game.result(state, a), alpha, beta))"
+MIN_CALL = "v = min(v, max_value(game, game.result(state, a), alpha, beta))"
+MAX_CUT = "        if v > beta or (v == beta and PRUNE_ON_EQUALITY):\n            return v\n"
+MIN_CUT = "        if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n            return v\n"
+ROOT_MAX = "v = min_value(game, game.result(state, a), alpha, beta)\n            if best_action"
+ROOT_MIN = "v = max_value(game, game.result(state, a), alpha, beta)\n            if best_action"
+END = "\n    # END SOLUTION\n\n\n"
+LOOP = "for a in game.actions(state):"
+MM_MAX = "v = max(v, min_value(game, game.result(state, a)))"
+MM_MIN = "v = min(v, max_value(game, game.result(state, a)))"
+
+CATALOGUE: tuple[Mistake, ...] = (
+    Mistake("equality_rule", "alphabeta", "if v ≥ β then return v", flip_rule=True),
+    Mistake("no_pass_down", "alphabeta", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
+        (MAX_CALL, MAX_CALL.replace("alpha, beta)", "-math.inf, math.inf)")),
+        (MIN_CALL, MIN_CALL.replace("alpha, beta)", "-math.inf, math.inf)")))),
+    Mistake("root_no_pass", "alphabeta", "ALPHA-BETA-SEARCH: α ← MAX(α, v) before the next action", (
+        (ROOT_MAX, ROOT_MAX.replace("alpha, beta)", "-math.inf, math.inf)")),
+        (ROOT_MIN, ROOT_MIN.replace("alpha, beta)", "-math.inf, math.inf)")))),
+    Mistake("bound_swapped", "alphabeta", "α ← MAX(α, v)", (
+        ("        beta = min(beta, v)\n    return v", "        alpha = max(alpha, v)\n    return v"),  # MIN-VALUE first
+        (f"        alpha = max(alpha, v)\n    return v{END}def min_value", f"        beta = min(beta, v)\n    return v{END}def min_value"))),
+    Mistake("test_before_update", "alphabeta", "if v ≥ β then return v", (
+        (f"        {MAX_CALL}\n{MAX_CUT}", f"{MAX_CUT}        {MAX_CALL}\n"),
+        (f"        {MIN_CALL}\n{MIN_CUT}", f"{MIN_CUT}        {MIN_CALL}\n"))),
+    Mistake("v_zero", "alphabeta", "v ← −∞", (
+        (f"v = -math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"), (f"v = math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"))),
+    Mistake("reversed_children", "alphabeta", "for each a in ACTIONS(state) do", (
+        (LOOP, "for a in reversed(game.actions(state)):"),)),
+    Mistake("cut_after_loop", "alphabeta", "if v ≥ β then return v", ((MAX_CUT, ""), (MIN_CUT, ""))),
+    Mistake("double_result", "alphabeta", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
+        (f"{LOOP}\n        v = m", f"{LOOP}\n        game.result(state, a)\n        v = m"),)),
+    Mistake("no_alternation", "alphabeta", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
+        (MAX_CALL, MAX_CALL.replace("min_value", "max_value")), (MIN_CALL, MIN_CALL.replace("max_value", "min_value")))),
+    Mistake("last_best", "alphabeta", "return the action a in ACTIONS(state) with value v", (
+        ("v > alpha:", "v >= alpha:"), ("v < beta:", "v <= beta:"))),
+    Mistake("returns_value", "alphabeta", "return the action a in ACTIONS(state) with value v", (
+        ("    return best_action\n", '    return alpha if game.to_move(state) == "MAX" else beta\n'),)),
+    Mistake("fail_hard", "alphabeta", "if v ≥ β then return v", (
+        (MAX_CUT, MAX_CUT.replace("return v", "return beta")), (MIN_CUT, MIN_CUT.replace("return v", "return alpha")))),
+    Mistake("root_always_max", "alphabeta", "ALPHA-BETA-SEARCH: PLAYER(state) decides MAX-VALUE or MIN-VALUE", (
+        ('if game.to_move(state) == "MAX":', "if True:"),)),
+    Mistake("swapped_window", "alphabeta", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
+        (MAX_CALL, MAX_CALL.replace("alpha, beta)", "beta, alpha)")),
+        (MIN_CALL, MIN_CALL.replace("alpha, beta)", "beta, alpha)")))),
+    Mistake("minimax_v_zero", "minimax", "v ← −∞", (
+        (f"v = -math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"), (f"v = math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"))),
+    Mistake("minimax_last_best", "minimax", "return the action a in ACTIONS(state) with value v", (
+        ("v > best_value:", "v >= best_value:"), ("v < best_value:", "v <= best_value:"))),
+    Mistake("minimax_no_alternation", "minimax", "v ← MAX(v, MIN-VALUE(RESULT(s, a)))", (
+        (MM_MAX, MM_MAX.replace("min_value", "max_value")), (MM_MIN, MM_MIN.replace("max_value", "min_value")))),
+    Mistake("minimax_root_always_max", "minimax", "MINIMAX-DECISION: PLAYER(state) decides MAX-VALUE or MIN-VALUE", (
+        ('if game.to_move(state) == "MAX":', "if True:"),)),
+    Mistake("minimax_reversed", "minimax", "for each a in ACTIONS(state) do", (
+        (LOOP, "for a in reversed(game.actions(state)):"),)),
+    Mistake("minimax_returns_value", "minimax", "return the action a in ACTIONS(state) with value v", (
+        ("    return best_action\n", "    return best_value\n"),)),
+)
+BY_ID = {m.id: m for m in CATALOGUE}
+
+
+class MistakeEditError(ValueError):
+    """An edit of a mistake no longer applies to the reference solution (the solution changed)."""
+
+
+def mutant_source(mistake: Mistake) -> str:
+    """The reference's text with the mistake's edits; :class:`MistakeEditError` if one does not apply."""
+    source = (SOLUTIONS / FILES[mistake.exercise]).read_text(encoding="utf-8")
+    for old, new in mistake.edits:
+        if old not in source:
+            raise MistakeEditError(f"{mistake.id}: {old!r} is not in {FILES[mistake.exercise]}")
+        source = source.replace(old, new)
+    return source
+
+
+@functools.lru_cache(maxsize=None)
+def mutant(mistake_id: str, prune_on_equality: bool = True) -> ModuleType:
+    """The mutant of ``mistake_id`` as a module, cutting off under the given rule (or the other, for ``flip_rule``)."""
+    mistake = BY_ID[mistake_id]
+    module = ModuleType(f"_abkit_mistake_{mistake_id}_{prune_on_equality}")
+    exec(compile(mutant_source(mistake), f"<mistake {mistake_id}>", "exec"), module.__dict__)  # noqa: S102 - the kit's own code
+    if hasattr(module, "PRUNE_ON_EQUALITY"):
+        module.PRUNE_ON_EQUALITY = prune_on_equality != mistake.flip_rule
+    return module
+
+
+def for_exercise(exercise: str) -> list[Mistake]:
+    """The mistakes of one exercise, in catalogue order."""
+    return [m for m in CATALOGUE if m.exercise == exercise]

@@ -1,0 +1,269 @@
+"""What a batch leaves behind (contract §4): per student ``results.json`` and ``feedback.md``; ``grades.csv``; a summary.
+
+Every file is written atomically (a temporary file in the same folder, then a
+rename), so an interrupted batch never leaves half a file; ``results.json`` is
+written last, and its ``extra_data`` holds what the gradebook and the summary
+need, so both can be rebuilt from the folder alone (resume, ``--student``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import statistics
+import threading
+from collections import Counter
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+from abkit.i18n import t
+
+from .feedback import render_result
+from .grading import ExerciseGrade, StudentGrade, TestGrade
+from .mistakes import BY_ID
+from .rubric import Rubric
+
+MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
+TREES_SHOWN = 2         # of which with the tree drawn
+STATUSES = ("ok", "timeout", "crashed", "invalid")
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    with open(temporary, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    os.replace(temporary, path)
+
+
+def number(value: float) -> float | int:
+    """A score as it is shown and stored: at most 2 decimals, whole numbers without ``.0``."""
+    value = round(value + 0.0, 2)
+    return int(value) if value.is_integer() else value
+
+
+# -- one student ---------------------------------------------------------------
+
+def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
+    """The Gradescope results of one student (top-level ``score``, ``tests[]``), with ``extra_data`` for the batch."""
+    tests = []
+    for exercise in grade.exercises.values():
+        tests.extend(_gradescope_tests(exercise, rubric, lang))
+    return {
+        "score": number(grade.score),
+        "output": _overview(grade, rubric, lang),
+        "visibility": "visible",
+        "stdout_visibility": "hidden",
+        "tests": tests,
+        "extra_data": {
+            "student": grade.student, "status": grade.status, "max_score": number(grade.max_score),
+            "seed": grade.seed, "rule": rubric.rule, "lang": lang, "fingerprint": grade.fingerprint,
+            "exercises": {name: {"score": number(e.score), "max_score": number(e.max_score), "status": e.status,
+                                 "mistakes": e.mistakes, "first_kinds": dict(e.first_kinds())}
+                          for name, e in grade.exercises.items()},
+        },
+    }
+
+
+def _gradescope_tests(exercise: ExerciseGrade, rubric: Rubric, lang: str) -> list[dict]:
+    if not exercise.tests:  # no file, or it could not be loaded: one entry that says why
+        output = "\n".join([exercise.note, *exercise.traceback]).strip()
+        return [{"name": f"{exercise.exercise}.py", "score": 0, "max_score": number(exercise.max_score),
+                 "status": "failed", "output": output, "visibility": "visible"}]
+    entries = []
+    for tg in exercise.tests:
+        entries.append({"name": f"{exercise.exercise}: {tg.result.label(lang)}", "score": number(tg.score),
+                        "max_score": number(tg.max_score), "status": "passed" if tg.result.passed else "failed",
+                        "output": "" if tg.result.passed else render_result(tg.result, lang, show_tree=False),
+                        "visibility": rubric.visibility.get(tg.test.source, "visible")})
+    return entries
+
+
+def _overview(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
+    lines = [t("grade.report.score", lang, score=number(grade.score), max_score=number(grade.max_score),
+               status=t(f"grade.status.{grade.status}", lang)),
+             t("grade.report.seed", lang, seed=grade.seed, rule=t(f"grade.rule.{rubric.rule}", lang))]
+    for exercise in grade.exercises.values():
+        lines.append(t("grade.report.exercise", lang, exercise=exercise.exercise, score=number(exercise.score),
+                       max_score=number(exercise.max_score)) + (f" · {exercise.note}" if exercise.note else ""))
+        lines.extend(f"  {_mistake_line(m, lang)}" for m in exercise.mistakes)
+    lines.extend(grade.notes)
+    return "\n".join(lines)
+
+
+def _mistake_line(mistake_id: str, lang: str) -> str:
+    return t("grade.report.mistake", lang, name=t(f"mistake.{mistake_id}.name", lang))
+
+
+def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
+    """A student's ``feedback.md``: score, per exercise the named mistakes and the failing tests with their trees."""
+    out = [f"# {t('grade.feedback.title', lang, student=grade.student)}", "",
+           t("grade.feedback.score", lang, score=number(grade.score), max_score=number(grade.max_score),
+             status=t(f"grade.status.{grade.status}", lang)),
+           "", t("grade.report.seed", lang, seed=grade.seed, rule=t(f"grade.rule.{rubric.rule}", lang))]
+    if grade.notes:
+        out += [""] + [f"- {note}" for note in grade.notes]
+    for exercise in grade.exercises.values():
+        out += ["", *_exercise_markdown(exercise, lang)]
+    return "\n".join(out) + "\n"
+
+
+def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
+    heading = t("grade.feedback.exercise", lang, exercise=exercise.exercise, file=exercise.file or f"{exercise.exercise}.py",
+                score=number(exercise.score), max_score=number(exercise.max_score))
+    out = [f"## {heading}"]
+    if exercise.note:
+        out += ["", exercise.note]
+    if exercise.traceback:
+        out += ["", "```", *exercise.traceback, "```"]
+    if exercise.categories and any(total for _, total in exercise.categories.values()):
+        parts = [t("grade.feedback.category", lang, category=t(f"grade.category.{c}", lang), passed=p, total=n)
+                 for c, (p, n) in exercise.categories.items() if n]
+        out += ["", " · ".join(parts)]
+    for mistake_id in exercise.mistakes:
+        mistake = BY_ID[mistake_id]
+        out += ["", f"### {_mistake_line(mistake_id, lang)}", "", t(f"mistake.{mistake_id}.why", lang), "",
+                t("grade.feedback.pseudocode", lang, line=mistake.line)]
+    failed = [tg for tg in exercise.tests if not tg.result.passed and not tg.not_run]
+    not_run = sum(1 for tg in exercise.tests if tg.not_run)
+    if failed:
+        out += ["", f"### {t('grade.feedback.failed', lang, count=len(failed) + not_run, total=len(exercise.tests))}"]
+        for k, tg in enumerate(failed[:MAX_TESTS_SHOWN]):
+            out += ["", _demote(render_result(tg.result, lang, markdown=True, show_tree=k < TREES_SHOWN))]
+        rest = failed[MAX_TESTS_SHOWN:]
+        if rest:
+            out += ["", t("grade.feedback.more", lang, count=len(rest)),
+                    *(f"- {tg.result.label(lang)} (`{tg.test.id}`)" for tg in rest)]
+    if not_run:
+        out += ["", t("grade.feedback.not_run", lang, count=not_run)]
+    elif exercise.tests:
+        out += ["", t("grade.feedback.all_passed", lang, total=len(exercise.tests))]
+    return out
+
+
+def _demote(markdown: str) -> str:
+    """Test headings one level below the exercise's."""
+    return markdown.replace("### ", "#### ", 1) if markdown.startswith("### ") else markdown
+
+
+def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
+    """Write ``out/<student>/feedback.md`` then ``results.json``; returns the results."""
+    folder = out / grade.student
+    results = results_json(grade, rubric, lang)
+    write_atomic(folder / "feedback.md", feedback_markdown(grade, rubric, lang))
+    write_atomic(folder / "results.json", json.dumps(results, ensure_ascii=False, indent=1) + "\n")
+    return results
+
+
+def read_results(out: Path, student: str) -> dict | None:
+    """The saved results of ``student``, or ``None`` when there are none (or they cannot be read)."""
+    try:
+        data = json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and isinstance(data.get("extra_data"), dict) else None
+
+
+# -- the class -------------------------------------------------------------------
+
+def grades_csv(rows: list[dict], rubric: Rubric, lang: str) -> str:
+    """The gradebook: one row per student (sorted by id), status, score, max_score, one column per exercise."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["student", "status", "score", "max_score", *rubric.points, "mistakes", "seed"])
+    for results in sorted(rows, key=lambda r: r["extra_data"]["student"]):
+        extra = results["extra_data"]
+        mistakes = [m for e in extra["exercises"].values() for m in e.get("mistakes", [])]
+        writer.writerow([extra["student"], extra["status"], results["score"], extra["max_score"],
+                         *(extra["exercises"].get(e, {}).get("score", 0) for e in rubric.points),
+                         " ".join(mistakes), extra["seed"]])
+    return buffer.getvalue()
+
+
+def common_issues(rows: list[dict]) -> list[tuple[str, int]]:
+    """What went wrong most often, per student and exercise: the named mistake, else the first finding's kind."""
+    counts: Counter = Counter()
+    for results in rows:
+        for name, exercise in results["extra_data"]["exercises"].items():
+            if exercise["status"] != "ok":
+                counts[f"status:{exercise['status']}"] += 1
+            elif exercise.get("mistakes"):
+                counts.update(f"mistake:{m}" for m in exercise["mistakes"])
+            elif exercise.get("first_kinds"):
+                counts[f"kind:{max(exercise['first_kinds'].items(), key=lambda kv: (kv[1], kv[0]))[0]}"] += 1
+    return sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def issue_text(issue: str, lang: str) -> str:
+    kind, _, name = issue.partition(":")
+    if kind == "mistake":
+        return t(f"mistake.{name}.name", lang)
+    return t(f"grade.issue.{kind}.{name}", lang)
+
+
+def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str = "histogram.svg") -> str:
+    """The class summary: statuses, score statistics, the histogram, the most common mistakes, per-exercise means."""
+    statuses = Counter(r["extra_data"]["status"] for r in rows)
+    scores = [float(r["score"]) for r in rows]
+    out = [f"# {t('grade.summary.title', lang)}", "",
+           t("grade.summary.counts", lang, students=len(rows), **{s: statuses.get(s, 0) for s in STATUSES})]
+    if scores:
+        out += ["", t("grade.summary.stats", lang, mean=number(statistics.mean(scores)),
+                      median=number(statistics.median(scores)), max_score=number(rubric.max_score()),
+                      full=sum(1 for s in scores if s >= rubric.max_score() - 1e-9))]
+    out += ["", f"![{t('grade.summary.histogram', lang)}]({histogram})", "",
+            f"## {t('grade.summary.exercises', lang)}", "",
+            f"| {t('grade.summary.exercise', lang)} | {t('grade.summary.mean', lang)} | {t('grade.summary.full', lang)} |",
+            "|---|---:|---:|"]
+    for exercise in rubric.points:
+        got = [r["extra_data"]["exercises"].get(exercise, {}) for r in rows]
+        mean = statistics.mean([float(g.get("score", 0)) for g in got]) if got else 0
+        full = sum(1 for g in got if g and float(g["score"]) >= float(g["max_score"]) - 1e-9)
+        out.append(f"| {exercise} | {number(mean)} / {number(rubric.max_score(exercise))} | {full} |")
+    issues = common_issues(rows)
+    out += ["", f"## {t('grade.summary.mistakes', lang)}", ""]
+    if issues:
+        out += [f"| {t('grade.summary.mistake', lang)} | {t('grade.summary.students', lang)} |", "|---|---:|"]
+        out += [f"| {issue_text(issue, lang)} | {count} |" for issue, count in issues[:12]]
+    else:
+        out.append(t("grade.summary.no_mistakes", lang))
+    return "\n".join(out) + "\n"
+
+
+def histogram_svg(scores: list[float], max_score: float, lang: str, bins: int = 10) -> str:
+    """An SVG bar chart of the scores in ``bins`` equal ranges of ``0..max_score`` (the last includes the top)."""
+    counts = [0] * bins
+    for score in scores:
+        k = min(bins - 1, int(bins * score / max_score)) if max_score > 0 else 0
+        counts[max(0, k)] += 1
+    width, height, left, bottom, top = 520, 260, 40, 40, 20
+    bar = (width - left - 10) / bins
+    tallest = max(counts) or 1
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+             f"<title>{escape(t('grade.summary.histogram', lang))}</title>",
+             f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" stroke="#333"/>']
+    for k, count in enumerate(counts):
+        h = (height - bottom - top) * count / tallest
+        x = left + k * bar
+        y = height - bottom - h
+        low, high = max_score * k / bins, max_score * (k + 1) / bins
+        parts.append(f'<rect x="{x + 2:.1f}" y="{y:.1f}" width="{bar - 4:.1f}" height="{h:.1f}" fill="#4a78b5">'
+                     f"<title>{number(low)}–{number(high)}: {count}</title></rect>")
+        if count:
+            parts.append(f'<text x="{x + bar / 2:.1f}" y="{y - 4:.1f}" text-anchor="middle">{count}</text>')
+        parts.append(f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle">{number(low)}</text>')
+    parts.append(f'<text x="{width / 2:.1f}" y="{height - 8}" text-anchor="middle">'
+                 f"{escape(t('grade.summary.axis', lang, max_score=number(max_score)))}</text>")
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def write_class(out: Path, rows: list[dict], rubric: Rubric, lang: str) -> None:
+    """Write ``grades.csv``, ``summary.md`` and ``histogram.svg`` from every student's saved results."""
+    write_atomic(out / "grades.csv", grades_csv(rows, rubric, lang))
+    write_atomic(out / "histogram.svg", histogram_svg([float(r["score"]) for r in rows], rubric.max_score(), lang))
+    write_atomic(out / "summary.md", summary_markdown(rows, rubric, lang))

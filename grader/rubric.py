@@ -1,0 +1,176 @@
+"""The grading rubric (``grader/rubric.yaml`` by default): points, the cut-off rule, the random trees.
+
+Read with the kit's safe YAML reader, so a mistake is reported as
+``path:line: what is wrong`` (:class:`RubricError`) and the batch never starts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from abkit.i18n import Message
+from abkit.yamlsafe import YamlError, compose, describe, line_of, number, scalar
+
+DEFAULT_RUBRIC = Path(__file__).with_name("rubric.yaml")
+#: exercise file stem -> the algorithm it implements
+EXERCISES = {"minimax": "minimax", "alphabeta": "alphabeta"}
+CATEGORIES = ("values", "pruning", "nodes", "direct")
+RULES = {"aima": True, "cs188": False}
+SOURCES = ("public", "hidden")
+VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
+KEYS = ("rule", "fixtures", "random_trees", "direct_tests", "visibility", "exercises")
+RANDOM_KEYS = {"count": (0, 20), "branching": (1, 6), "depth": (0, 6), "min": (-10**6, 10**6), "max": (-10**6, 10**6)}
+
+
+class RubricError(ValueError):
+    """A rubric file that cannot be used: ``path:line: message``."""
+
+    def __init__(self, path: str | Path, line: int, message: Message) -> None:
+        self.path, self.line, self.message = str(path), line, message
+        super().__init__(self.render())
+
+    def render(self, lang: str | None = None) -> str:
+        return f"{self.path}:{self.line}: {self.message.render(lang)}"
+
+
+@dataclass(frozen=True)
+class Rubric:
+    """What is graded and how much it weighs.
+
+    points: exercise -> category -> points (only categories worth something).
+    prune_on_equality: the course's cut-off rule (True: AIMA). sources: fixture folders used.
+    random_trees: count, branching, depth, min, max. direct_tests: direct calls per exercise.
+    visibility: test source -> Gradescope visibility. text: the file's text (part of a grade's fingerprint).
+    """
+
+    points: dict[str, dict[str, float]]
+    prune_on_equality: bool = True
+    sources: tuple[str, ...] = SOURCES
+    random_trees: dict[str, int] = field(default_factory=lambda: {"count": 2, "branching": 3, "depth": 3,
+                                                                   "min": -9, "max": 9})
+    direct_tests: int = 12
+    visibility: dict[str, str] = field(default_factory=lambda: {"public": "visible", "hidden": "after_published",
+                                                                "random": "visible"})
+    path: str = ""
+    text: str = ""
+
+    @property
+    def rule(self) -> str:
+        return "aima" if self.prune_on_equality else "cs188"
+
+    def max_score(self, exercise: str | None = None) -> float:
+        """The points of one exercise, or of all of them."""
+        exercises = [exercise] if exercise else list(self.points)
+        return sum(sum(self.points[e].values()) for e in exercises)
+
+
+def load_rubric(path: str | Path | None = None) -> Rubric:
+    """The rubric at ``path`` (default: the bundled one); :class:`RubricError` if it is unusable."""
+    path = Path(path) if path is not None else DEFAULT_RUBRIC
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RubricError(path, 0, Message("rubric.unreadable", reason=getattr(error, "strerror", None) or str(error))) \
+            from None
+    try:
+        return _read(compose(text), path, text)
+    except YamlError as error:
+        raise RubricError(path, error.line, error.message) from None
+
+
+def _fail(path: Path, node: Node | None, key: str, /, **params: object) -> RubricError:
+    return RubricError(path, line_of(node) if node is not None else 1, Message(key, **params))
+
+
+def _mapping(path: Path, node: Node | None, what: str) -> dict[str, tuple[Node, Node]]:
+    if not isinstance(node, MappingNode):
+        raise _fail(path, node, "rubric.not_mapping", what=what, found=describe(node) if node is not None else "")
+    return {str(scalar(k)): (k, v) for k, v in node.value}
+
+
+def _unknown(path: Path, items: dict, known: tuple | dict, what: str) -> None:
+    for name, (key, _) in items.items():
+        if name not in known:
+            raise _fail(path, key, "rubric.unknown_key", key=name, what=what, known=", ".join(known))
+
+
+def _int(path: Path, node: Node, low: int, high: int) -> int:
+    value = number(node)
+    if not isinstance(value, int) or not low <= value <= high:
+        raise _fail(path, node, "rubric.bad_int", found=describe(node), low=low, high=high)
+    return value
+
+
+def _read(doc: Node | None, path: Path, text: str) -> Rubric:
+    items = _mapping(path, doc, "rubric")
+    _unknown(path, items, KEYS, "rubric")
+    if "exercises" not in items:
+        raise _fail(path, doc, "rubric.missing", key="exercises")
+    options: dict = {"path": str(path), "text": text, "points": _points(path, items["exercises"][1])}
+    if "rule" in items:
+        node = items["rule"][1]
+        if not isinstance(node, ScalarNode) or scalar(node) not in RULES:
+            raise _fail(path, node, "rubric.bad_choice", key="rule", found=describe(node), known=", ".join(RULES))
+        options["prune_on_equality"] = RULES[scalar(node)]
+    if "fixtures" in items:
+        node = items["fixtures"][1]
+        names = [scalar(n) if isinstance(n, ScalarNode) else None for n in getattr(node, "value", [])]
+        if not isinstance(node, SequenceNode) or any(n not in SOURCES for n in names):
+            raise _fail(path, node, "rubric.bad_choice", key="fixtures", found=describe(node), known=", ".join(SOURCES))
+        options["sources"] = tuple(n for n in SOURCES if n in names)
+    if "random_trees" in items:
+        options["random_trees"] = _random(path, items["random_trees"][1])
+    if "direct_tests" in items:
+        options["direct_tests"] = _int(path, items["direct_tests"][1], 0, 200)
+    if "visibility" in items:
+        options["visibility"] = _visibility(path, items["visibility"][1])
+    return Rubric(**options)
+
+
+def _points(path: Path, node: Node) -> dict[str, dict[str, float]]:
+    exercises = _mapping(path, node, "exercises")
+    _unknown(path, exercises, EXERCISES, "exercises")
+    if not exercises:
+        raise _fail(path, node, "rubric.no_exercises")
+    points: dict[str, dict[str, float]] = {}
+    for name, (_, body) in exercises.items():
+        categories = _mapping(path, body, name)
+        _unknown(path, categories, CATEGORIES, name)
+        points[name] = {}
+        for category, (_, value) in categories.items():
+            worth = number(value)
+            if worth < 0:
+                raise _fail(path, value, "rubric.negative", found=describe(value))
+            if worth:
+                points[name][category] = worth
+    if not any(points.values()):
+        raise _fail(path, node, "rubric.no_points")
+    return points
+
+
+def _random(path: Path, node: Node) -> dict[str, int]:
+    items = _mapping(path, node, "random_trees")
+    _unknown(path, items, RANDOM_KEYS, "random_trees")
+    trees = dict(Rubric.__dataclass_fields__["random_trees"].default_factory())
+    for name, (_, value) in items.items():
+        trees[name] = _int(path, value, *RANDOM_KEYS[name])
+    if trees["min"] > trees["max"]:
+        raise _fail(path, node, "rubric.empty_range", low=trees["min"], high=trees["max"])
+    if trees["branching"] ** trees["depth"] > 5000:
+        raise _fail(path, node, "rubric.too_big", leaves=trees["branching"] ** trees["depth"])
+    return trees
+
+
+def _visibility(path: Path, node: Node) -> dict[str, str]:
+    items = _mapping(path, node, "visibility")
+    known = ("public", "hidden", "random")
+    _unknown(path, items, known, "visibility")
+    visibility = dict(Rubric.__dataclass_fields__["visibility"].default_factory())
+    for name, (_, value) in items.items():
+        if not isinstance(value, ScalarNode) or scalar(value) not in VISIBILITIES:
+            raise _fail(path, value, "rubric.bad_choice", key=name, found=describe(value), known=", ".join(VISIBILITIES))
+        visibility[name] = scalar(value)
+    return visibility

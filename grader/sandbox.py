@@ -1,0 +1,177 @@
+"""The grader's side of a student's process: start it, send requests, wait with a time limit, end it.
+
+A :class:`Sandbox` is one child process (:mod:`grader.child`) for one student:
+``python -I -B`` (no user site, no ``PYTHON*`` variables), a scrubbed
+environment, the student's temporary folder as working directory, resource
+limits (CPU, memory, file size, no core dumps) set by the child before any
+student code runs, and its stdout/stderr sent to a capped file. Requests and
+replies travel over two private pipes handed over with ``pass_fds``; every
+wait has a deadline, and a child that misses one is killed with its whole
+process group.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from .child import HEADER
+
+CHILD = Path(__file__).with_name("child.py")
+MAX_REPLY = 16 * 1024 * 1024
+#: environment variables a child keeps: none of the instructor's, except coverage's own (the kit's tests)
+KEPT_PREFIXES = ("COVERAGE_",)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one student's process may use.
+
+    test_seconds: wall-clock time for one request (loading a file, one test).
+    student_seconds: wall-clock time for all of a student's requests together.
+    memory_mb: address space; output_chars: printed text kept per request;
+    log_bytes: the most the process may write to its stdout/stderr file.
+    """
+
+    test_seconds: float = 2.0
+    student_seconds: float = 60.0
+    memory_mb: int = 1024
+    output_chars: int = 4000
+    log_bytes: int = 1_000_000
+
+
+class TimedOut(Exception):
+    """The child did not answer within the time limit; it has been killed."""
+
+
+class Died(Exception):
+    """The child ended (or broke the protocol) before answering; ``log`` is the head of its output."""
+
+    def __init__(self, log: str, returncode: int | None) -> None:
+        super().__init__(log)
+        self.log, self.returncode = log, returncode
+
+
+def child_environment(workspace: Path) -> dict[str, str]:
+    """A scrubbed environment: a minimal PATH, the workspace as HOME and TMPDIR, UTF-8."""
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(workspace), "TMPDIR": str(workspace), "LANG": "C.UTF-8",
+           "LC_ALL": "C.UTF-8"}
+    env.update({k: v for k, v in os.environ.items() if k.startswith(KEPT_PREFIXES)})
+    return env
+
+
+class Sandbox:
+    """One child process running one student's code; use as a context manager."""
+
+    def __init__(self, workspace: Path, limits: Limits, deadline: float | None = None) -> None:
+        self.workspace = Path(workspace)
+        self.limits = limits
+        self.deadline = deadline if deadline is not None else time.monotonic() + limits.student_seconds
+        self.process: subprocess.Popen | None = None
+        self._log_path = self.workspace.parent / f"{self.workspace.name}.log"
+
+    def __enter__(self) -> "Sandbox":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """Start the child; it waits for requests."""
+        request_read, self._request = os.pipe()
+        self._reply, reply_write = os.pipe()
+        settings = {"cpu": int(self.limits.student_seconds) + 2, "memory": self.limits.memory_mb * 1024 * 1024,
+                    "fsize": self.limits.log_bytes, "output": self.limits.output_chars}
+        with open(self._log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-B", str(CHILD), str(request_read), str(reply_write), json.dumps(settings)],
+                cwd=self.workspace, env=child_environment(self.workspace), stdin=subprocess.DEVNULL, stdout=log,
+                stderr=subprocess.STDOUT, pass_fds=(request_read, reply_write), start_new_session=True)
+        os.close(request_read)
+        os.close(reply_write)
+
+    def request(self, message: dict) -> dict:
+        """Send ``message`` and return the child's reply; :class:`TimedOut` or :class:`Died` otherwise."""
+        limit = min(time.monotonic() + self.limits.test_seconds, self.deadline)
+        body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+        try:
+            os.write(self._request, HEADER.pack(len(body)) + body)  # small requests: one write fits the pipe
+        except OSError:
+            raise self._died() from None
+        head = self._read(HEADER.size, limit)
+        size = HEADER.unpack(head)[0]
+        if size > MAX_REPLY:
+            raise self._died()
+        try:
+            return json.loads(self._read(size, limit))
+        except ValueError:
+            raise self._died() from None
+
+    def _read(self, size: int, limit: float) -> bytes:
+        chunks, left = [], size
+        while left:
+            remaining = limit - time.monotonic()
+            if remaining <= 0 or not select.select([self._reply], [], [], remaining)[0]:
+                self.kill()
+                raise TimedOut()
+            chunk = os.read(self._reply, min(left, 1 << 20))
+            if not chunk:
+                raise self._died()
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks)
+
+    def _died(self) -> Died:
+        self.kill()
+        return Died(self.log(), self.process.returncode if self.process else None)
+
+    def log(self, limit: int = 2000) -> str:
+        """The head of what the child wrote to its stdout/stderr outside the capture (a fatal error, say)."""
+        try:
+            with open(self._log_path, "rb") as log:
+                return log.read(limit).decode("utf-8", "replace").strip()
+        except OSError:  # pragma: no cover - the file is made before the child starts
+            return ""
+
+    def kill(self) -> None:
+        """End the child and everything it started (its process group), and reap it."""
+        if self.process is None or self.process.returncode is not None:
+            return
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except OSError:  # pragma: no cover - already gone
+            pass
+        self.process.wait()
+
+    def close(self) -> None:
+        """Say goodbye, give the child a moment to leave, then make sure it is gone; close the pipes."""
+        if self.process is not None and self.process.returncode is None:
+            bye = json.dumps({"op": "bye"}).encode()
+            try:
+                os.write(self._request, HEADER.pack(len(bye)) + bye)
+                self.process.wait(timeout=0.5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        if self.process is not None:
+            try:  # whatever the student's code started is in the child's process group
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.kill()
+        for fd in (getattr(self, "_request", None), getattr(self, "_reply", None)):
+            if fd is not None:
+                try:
+                    os.close(fd)
+                except OSError:  # pragma: no cover
+                    pass
+        self._request = self._reply = None
+
+
