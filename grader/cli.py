@@ -14,10 +14,10 @@ import sys
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import fixtures, grade, handouts, trace
+from .commands import check, fixtures, grade, handouts, hint, stubs, trace, watch
 from .errors import UsageError
 
-COMMANDS = (trace, fixtures, handouts, grade)
+COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, stubs)
 
 
 def _lang_from(argv: list[str]) -> str:

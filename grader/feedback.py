@@ -12,7 +12,7 @@ import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from abkit.i18n import t
+from abkit.i18n import Message, t
 from abkit.trace import Trace
 from abkit.tree import Tree
 
@@ -106,13 +106,21 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
 
 
 def _status_text(result: TestResult, lang: str) -> str:
-    if result.status == "failed":
-        return ""
-    return t(f"feedback.status.{result.status}", lang, **{k: v for k, v in result.detail.items()})
+    """The status in words; ``detail["call"]`` names a direct call, ``detail["note"]`` adds a sentence."""
+    params = {k: (v.render(lang) if isinstance(v, Message) else v) for k, v in result.detail.items()}
+    parts = [t("feedback.direct_call", lang, call=params["call"])] if "call" in params else []
+    if result.status != "failed":
+        parts.append(t(f"feedback.status.{result.status}", lang, **params))
+    if "note" in params:
+        parts.append(params["note"])
+    return " ".join(parts)
 
 
 def _values_line(result: TestResult, lang: str, g: Glyphs) -> str:
     s, e = result.student, result.expected
+    if "call" in result.detail:  # a direct MAX-VALUE/MIN-VALUE call returns a value, no action
+        return t("feedback.values_direct", lang, value=fmt(s.value, g), want_value=fmt(e.value, g),
+                 nodes=s.nodes, want_nodes=e.nodes)
     return t("feedback.values", lang, value=fmt(s.value, g), want_value=fmt(e.value, g),
              action="None" if s.action is None else s.action, want_action="None" if e.action is None else e.action,
              nodes=s.nodes, want_nodes=e.nodes)

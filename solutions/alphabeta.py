@@ -20,6 +20,18 @@ def alpha_beta_search(game, state):
     The first action whose value is the best value (ties go to the first);
     None at a terminal state. The root passes its updated alpha (beta at a MIN
     root) from one child to the next, exactly as MAX-VALUE (MIN-VALUE) does.
+
+    if TERMINAL-TEST(state) then return None
+    alpha <- -inf; beta <- +inf; best <- None
+    if PLAYER(state) = MAX then
+        for each a in ACTIONS(state) do
+            v <- MIN-VALUE(RESULT(state, a), alpha, beta)
+            if best = None or v > alpha then alpha <- v; best <- a
+    else  (a MIN root: the mirror image)
+        for each a in ACTIONS(state) do
+            v <- MAX-VALUE(RESULT(state, a), alpha, beta)
+            if best = None or v < beta then beta <- v; best <- a
+    return best
     """
     # BEGIN SOLUTION
     if game.terminal_test(state):

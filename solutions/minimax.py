@@ -11,6 +11,12 @@ def minimax_decision(game, state):
 
     The first action whose value is the best value for the player to move
     (MAX: highest, MIN: lowest); None at a terminal state.
+
+    if TERMINAL-TEST(state) then return None
+    if PLAYER(state) = MAX then
+        return the first a in ACTIONS(state) with the highest MIN-VALUE(RESULT(state, a))
+    else
+        return the first a in ACTIONS(state) with the lowest MAX-VALUE(RESULT(state, a))
     """
     # BEGIN SOLUTION
     if game.terminal_test(state):

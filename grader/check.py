@@ -1,0 +1,314 @@
+"""An exercise's public tests, run in this process on the student's file: the engine of ``abkit check``.
+
+``abkit check``, ``abkit watch`` and the students' plain ``pytest`` all call
+:func:`run_exercise` (or :func:`run_case` per test) and render each
+:class:`~grader.feedback.TestResult` with :func:`~grader.feedback.render_result`,
+the renderer grading's ``feedback.md`` uses, so every place says the same thing.
+
+Expected traces come from the fixtures alone (:func:`abkit.expected.expected_trace`):
+the student edition ships no solutions. Per public fixture there is a *search*
+test (the exercise's entry function on the whole tree) and, for alpha-beta, a
+*direct* test: ``max_value``/``min_value`` called on inner nodes with the narrow
+windows the expected search gives them, whose fail-soft values are graded too.
+A search that does not end is stopped after the course's time limit.
+"""
+
+from __future__ import annotations
+
+import _thread
+import math
+import re
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+from abkit.expected import expected_trace
+from abkit.fixture import Fixture, fixture_paths, load_fixture
+from abkit.game import MAX
+from abkit.i18n import Message
+from abkit.loading import HIDDEN_FIXTURES, load_module
+from abkit.trace import Call, Trace, traced_search
+
+from .compare import compare
+from .feedback import TestResult, student_traceback
+from .info import Course, Exercise
+from .textree import fmt
+
+ENTRIES = {"minimax": "minimax_decision", "alphabeta": "alpha_beta_search"}
+TRACEBACK_LINES, TRACEBACK_FRAMES = 24, 6  # a longer traceback (a runaway recursion) keeps 6 frames
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One public test: ``exercise`` run on ``fixture``, as a whole search or by direct calls."""
+
+    exercise: Exercise
+    fixture: Fixture
+    kind: str = "search"  # "search" | "direct"
+
+    __test__ = False  # not a pytest class
+
+    @property
+    def name(self) -> str:
+        base = f"{self.exercise.name}/{self.fixture.id}"
+        return base if self.kind == "search" else f"{base}/direct"
+
+    def title(self) -> dict[str, str]:
+        if self.kind == "search":
+            return {lang: self.fixture.label(lang) for lang in ("en", "ko")}
+        return {lang: Message("check.direct_title", title=self.fixture.label(lang)).render(lang) for lang in ("en", "ko")}
+
+
+@dataclass
+class Student:
+    """The student's file, loaded once: the module, or the result every test gets instead."""
+
+    module: ModuleType | None
+    failure: TestResult | None = None
+
+
+# -- which tests ---------------------------------------------------------------
+
+def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
+    """The public fixtures written for the course's cut-off rule, sorted by file name."""
+    fixtures = [load_fixture(p) for p in fixture_paths([folder])] if folder.is_dir() else []
+    return [f for f in fixtures if f.prune_on_equality == course.prune_on_equality]
+
+
+def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True) -> list[TestCase]:
+    """The exercise's tests over ``fixtures``, in order: search, then direct calls, per fixture."""
+    cases = []
+    for fixture in fixtures:
+        if not _fits(exercise, fixture):
+            continue
+        cases.append(TestCase(exercise, fixture))
+        if direct and exercise.direct and direct_calls(fixture):
+            cases.append(TestCase(exercise, fixture, "direct"))
+    return cases
+
+
+def _fits(exercise: Exercise, fixture: Fixture) -> bool:
+    """A drawn tree the exercise's patterns name, with an expectation for its algorithm that
+    :func:`~abkit.expected.expected_trace` can rebuild."""
+    block = fixture.expected.get(exercise.algorithm)
+    if fixture.path is None or fixture.tree is None or block is None or not exercise.uses(fixture.path.name):
+        return False
+    return exercise.algorithm == "minimax" or {"visited", "evaluated", "windows"} <= set(block)
+
+
+def direct_calls(fixture: Fixture) -> list[tuple[str, float, float]]:
+    """``(node, alpha, beta)`` for each inner non-root node the expected alpha-beta search enters
+    with a narrower window than (-inf, +inf), in the order it enters them."""
+    windows = fixture.expected.get("alphabeta", {}).get("windows", {})
+    calls = []
+    for node in fixture.expected.get("alphabeta", {}).get("visited", []):
+        alpha, beta, _ = windows.get(node, (None, None, None))
+        if node == fixture.tree.root or fixture.tree.is_leaf(node) or alpha is None or not alpha < beta:
+            continue
+        if (alpha, beta) != (-math.inf, math.inf) and all(c[0] != node for c in calls):
+            calls.append((node, alpha, beta))
+    return calls
+
+
+def hidden_count(course: Course, exercise: Exercise, folder: Path = HIDDEN_FIXTURES) -> int:
+    """How many hidden trees grading adds for ``exercise`` (from ``info.yaml`` in the student edition)."""
+    if exercise.name in course.hidden:
+        return course.hidden[exercise.name]
+    return len(test_cases(exercise, course_fixtures(course, folder), direct=False))
+
+
+# -- running them --------------------------------------------------------------
+
+class Watchdog:
+    """Interrupts the main thread after ``seconds``: a student's endless loop becomes a timeout.
+
+    Use as a context manager around the student's code and catch ``KeyboardInterrupt``;
+    ``fired`` tells a timeout from the user's Ctrl-C.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.fired = False
+        self._timer: threading.Timer | None = None
+
+    def _fire(self) -> None:
+        self.fired = True
+        _thread.interrupt_main()
+
+    def __enter__(self) -> "Watchdog":
+        if threading.current_thread() is threading.main_thread():
+            self._timer = threading.Timer(self.seconds, self._fire)
+            self._timer.daemon = True
+            self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+
+
+def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student:
+    """Load ``folder/<exercise>.py``; a file that is absent, does not load or lacks a function
+    gives every test the same result (missing, crashed, timeout)."""
+    path = folder / exercise.file
+    base = TestResult(exercise.name, exercise.name, dict(exercise.title))
+    if not path.is_file():
+        base.status, base.detail = "missing", {"function": exercise.file, "file": str(folder)}
+        return Student(None, base)
+    watchdog = Watchdog(time_limit)
+    try:
+        with watchdog:
+            module = load_module(path)
+    except KeyboardInterrupt:
+        if not watchdog.fired:
+            raise
+        base.status, base.detail = "timeout", {"seconds": _seconds(time_limit)}
+        return Student(None, base)
+    except BaseException as error:  # noqa: BLE001 - anything the student's module does at import
+        base.status, base.detail = "crashed", {"reason": _one_line(error)}
+        base.traceback = _trim(student_traceback(error, [folder]))
+        return Student(None, base)
+    missing = [f for f in exercise.functions if not callable(getattr(module, f, None))]
+    if missing:
+        base.status, base.detail = "missing", {"function": missing[0], "file": exercise.file}
+        return Student(None, base)
+    return Student(module)
+
+
+def run_exercise(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture]) -> list[TestResult]:
+    """Every public test of ``exercise`` on the student's file in ``folder``."""
+    student = load_student(exercise, folder, course.time_limit)
+    return [run_case(case, student, course, folder) for case in test_cases(exercise, fixtures)]
+
+
+def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> TestResult:
+    """One test's result; the student's exceptions, exits and endless loops become statuses."""
+    result = TestResult(case.exercise.name, case.name, case.title(), prune_on_equality=course.prune_on_equality,
+                        tree=case.fixture.tree)
+    if student.failure is not None:
+        result.status, result.detail = student.failure.status, dict(student.failure.detail)
+        result.traceback, result.tree = list(student.failure.traceback), None
+        return result
+    watchdog = Watchdog(course.time_limit)
+    try:
+        with watchdog:
+            if case.kind == "search":
+                _search(case, student.module, course, folder, result)
+            else:
+                _direct(case, student.module, course, folder, result)
+    except KeyboardInterrupt:
+        if not watchdog.fired:
+            raise
+        result.status, result.detail, result.student, result.tree = "timeout", {"seconds": _seconds(course.time_limit)}, None, None
+    except SystemExit as error:
+        result.status, result.detail, result.tree = "crashed", {"reason": _one_line(error)}, None
+    return result
+
+
+def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
+    fixture, algorithm = case.fixture, case.exercise.algorithm
+    student = traced_search(module, fixture.game(), fixture.tree.root, algorithm)
+    _judge(result, student, expected_trace(fixture, algorithm), course, folder)
+
+
+def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
+    """The direct calls one by one; the result is the first that differs (or passed)."""
+    fixture = case.fixture
+    whole = expected_trace(fixture, "alphabeta")
+    for node, alpha, beta in direct_calls(fixture):
+        function = "max_value" if fixture.game().to_move(node) == MAX else "min_value"
+        student = _traced_call(module, fixture, node, function, alpha, beta)
+        expected = subtrace(whole, node, alpha, beta)
+        result.detail = {"call": f"{function}(game, {node!r}, {fmt(alpha)}, {fmt(beta)})"}
+        _judge(result, student, expected, course, folder, direct=True)
+        if not result.passed:
+            return
+    result.detail = {}
+
+
+def _judge(result: TestResult, student: Trace, expected: Trace, course: Course, folder: Path, direct: bool = False) -> None:
+    findings = compare(student, expected, result.tree, course.prune_on_equality)
+    if direct:
+        returned = {f.node for f in findings if f.kind == "return"}
+        findings = [f for f in findings if f.kind != "action" and not (f.kind == "value" and expected.root in returned)]
+    result.student, result.expected, result.findings = student, expected, findings
+    error = student.error
+    if isinstance(error, NotImplementedError):
+        frames = student_traceback(error, [folder])
+        names = re.findall(r", in (\w+)$", "\n".join(frames), re.M)
+        result.status, result.findings, result.student = "not_started", [], None
+        result.detail = {**result.detail, "function": names[-1] if names else "?"}
+        return
+    if error is not None:
+        result.status = "error"
+        result.traceback = _trim(student_traceback(error, [folder]))
+        if isinstance(error, RecursionError):  # the trace is a thousand calls deep: nothing to draw
+            result.detail = {**result.detail, "note": Message("check.recursion")}
+            result.student, result.findings = None, [f for f in findings if f.kind == "error"]
+        return
+    result.status = "failed" if findings else "passed"
+
+
+def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:
+    """``module.<function>(game, node, alpha, beta)``, recorded as a search whose root is ``node``."""
+    entry = ENTRIES["alphabeta"]
+    original = getattr(module, entry)
+
+    def call(game, state):
+        getattr(module, function)(game, state, alpha, beta)  # looked up now: the recording wrapper
+
+    setattr(module, entry, call)
+    try:
+        trace = traced_search(module, fixture.game(), node, "alphabeta")
+    finally:
+        setattr(module, entry, original)
+    trace.action = None
+    return trace
+
+
+def subtrace(whole: Trace, node: str, alpha: float, beta: float) -> Trace:
+    """The part of an expected trace below ``node``, as if MAX-VALUE/MIN-VALUE were called on it directly."""
+    start = next(k for k, c in enumerate(whole.calls) if c.node == node)
+    inside = {start}
+    for k in range(start + 1, len(whole.calls)):
+        if whole.calls[k].parent not in inside:
+            break
+        inside.add(k)
+    stop = max(inside) + 1
+    first = whole.calls[start]
+    shift, leaves = first.visited_at - 1, first.evaluated_at
+    calls = []
+    for k in range(start, stop):
+        c = whole.calls[k]
+        calls.append(Call(c.node, c.player, c.alpha, c.beta, c.value, None if k == start else c.parent - start,
+                          c.visited_at - shift, c.evaluated_at - leaves))
+    calls[0].alpha, calls[0].beta = alpha, beta
+    visited = [c.node for c in calls]
+    leaves_seen = set(whole.evaluated)
+    evaluated = [c.node for c in calls if c.node in leaves_seen]
+    return Trace(whole.algorithm, node, visited=visited, evaluated=evaluated, calls=calls, value=first.value)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, SystemExit):
+        return f"SystemExit({error.code!r})"
+    text = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _trim(lines: list[str]) -> list[str]:
+    """A long traceback's first and last frames, the frames between counted."""
+    frames: list[list[str]] = []
+    for line in lines:
+        if line.startswith("  File ") or not frames:
+            frames.append([])
+        frames[-1].append(line)
+    if len(lines) <= TRACEBACK_LINES or len(frames) <= TRACEBACK_FRAMES + 1:
+        return lines
+    head, tail = frames[:2], frames[2 - TRACEBACK_FRAMES - 1:]
+    return [*sum(head, []), f"  ... [+{len(frames) - len(head) - len(tail)}] ...", *sum(tail, [])]

@@ -1,0 +1,43 @@
+"""``abkit watch [EXERCISE]``: run ``abkit check`` again each time a file in exercises/ is saved."""
+
+from __future__ import annotations
+
+import sys
+
+from abkit.i18n import t
+
+
+def register(sub, lang: str, add_lang) -> None:
+    p = sub.add_parser("watch", help=t("watch.help", lang), description=t("watch.help", lang))
+    p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("check.help.exercise", lang))
+    p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
+    p.add_argument("--interval", type=float, default=0.5, metavar="SECONDS", help=t("watch.help.interval", lang))
+    add_lang(p, lang)
+    p.set_defaults(run=run)
+
+
+def run(args, sleep=None) -> int:
+    from ..errors import UsageError
+    from ..report import check, chosen, find_course
+    from ..textree import glyphs_for
+    from ..watch import watch
+
+    course, folder = find_course(args.exercises)
+    chosen(course, args.exercise)
+    if not args.interval > 0:
+        raise UsageError("watch.bad_interval", interval=args.interval)
+    g = glyphs_for(sys.stdout)
+
+    def once() -> None:
+        if sys.stdout.isatty():
+            print("\033[2J\033[H", end="")
+        lines, ok = check(args.exercises, args.exercise, args.lang, g)
+        print("\n".join(lines))
+        print(t("watch.all_pass" if ok else "watch.waiting", args.lang, path=folder))
+        sys.stdout.flush()
+
+    try:
+        watch(folder, once, args.interval, **({"sleep": sleep} if sleep else {}))
+    except KeyboardInterrupt:
+        print(t("watch.stopped", args.lang))
+    return 0

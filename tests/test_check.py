@@ -1,0 +1,233 @@
+"""``abkit check``, ``hint`` and ``watch`` as a student meets them: stubs, known mistakes, crashes, loops."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from abkit.loading import EXERCISES, SOLUTIONS
+from grader.check import Watchdog, direct_calls, subtrace
+from grader.commands import watch as watch_command
+
+ALPHABETA = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
+MINIMAX = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8")
+INFO = (EXERCISES / "info.yaml").read_text(encoding="utf-8")
+
+#: the three mistakes of the issue, and fail-hard returns, as textual edits of the reference
+STRICT = [("v > beta or (v == beta and PRUNE_ON_EQUALITY)", "v > beta"),
+          ("v < alpha or (v == alpha and PRUNE_ON_EQUALITY)", "v < alpha")]
+NO_PASS = [("min_value(game, game.result(state, a), alpha, beta))\n        if v > beta",
+            "min_value(game, game.result(state, a), -math.inf, math.inf))\n        if v > beta"),
+           ("max_value(game, game.result(state, a), alpha, beta))\n        if v < alpha",
+            "max_value(game, game.result(state, a), -math.inf, math.inf))\n        if v < alpha")]
+ROOT_NO_PASS = [("v = min_value(game, game.result(state, a), alpha, beta)\n            if best_action",
+                 "v = min_value(game, game.result(state, a), -math.inf, beta)\n            if best_action")]
+FAIL_HARD = [("if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n            return v",
+              "if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n            return alpha")]
+
+
+def only(fixture: str, info: str = INFO) -> str:
+    """The course file with every exercise's tests narrowed to one fixture (a slow failure, once)."""
+    assert 'fixtures: ["*.yaml"]' in info
+    return info.replace('fixtures: ["*.yaml"]', f'fixtures: ["{fixture}.yaml"]')
+
+
+def edited(source: str, edits) -> str:
+    for old, new in edits:
+        assert old in source, old
+        source = source.replace(old, new)
+    return source
+
+
+@pytest.fixture
+def student(tmp_path):
+    """A folder of exercise files: the reference unless told otherwise; returns its path."""
+
+    def make(alphabeta: str = ALPHABETA, minimax: str = MINIMAX, info: str = INFO):
+        (tmp_path / "alphabeta.py").write_text(alphabeta, encoding="utf-8")
+        (tmp_path / "minimax.py").write_text(minimax, encoding="utf-8")
+        (tmp_path / "info.yaml").write_text(info, encoding="utf-8")
+        return tmp_path
+
+    return make
+
+
+def test_the_stubs_read_as_not_started(abkit):
+    for lang, words in (("en", "Not started yet: alpha_beta_search still raises NotImplementedError"),
+                        ("ko", "아직 시작하지 않았습니다: alpha_beta_search")):
+        run = abkit("check", "--lang", lang)
+        assert run.status == 1 and words in run.out and "Traceback" not in run.out
+        assert run.out.count("NotImplementedError") == 2  # once per exercise, the rest collapsed
+
+
+def test_the_reference_passes_every_public_test(abkit, student):
+    run = abkit("check", "--exercises", student(), "--lang", "en")
+    assert run.status == 0 and "✗" not in run.out
+    assert "minimax: all 14 public tests pass." in run.out or "minimax: all" in run.out
+    assert "alphabeta/aima-fig-5-2/direct" in run.out
+    assert "2 of 2 exercises done" in run.out
+    assert "hidden trees" in run.out and "not a full grade" in run.out
+
+
+@pytest.mark.parametrize("edits,lang,words", [
+    (STRICT, "en", "at C (MIN, α=3, β=+∞) after C1 = 3, v = 3 ≤ α = 3, so C returns at once; cut off: C2. "
+                   "You generated C2 next."),
+    (STRICT, "ko", "C (MIN, α=3, β=+∞)에서 C1 = 3를 본 뒤 v = 3 ≤ α = 3이므로 C은(는) 곧바로 반환합니다"),
+    (NO_PASS, "en", "at C1a (MIN, α=5, β=+∞) after C1a1 = 3, v = 3 ≤ α = 5, so C1a returns at once; cut off: C1a2."),
+    (NO_PASS, "en", "Pass the current α and β on to the recursive call"),
+    (ROOT_NO_PASS, "en", "The root must pass its updated α"),
+    (ROOT_NO_PASS, "ko", "가지치기되는 자식: C2, C3. 그런데 다음에 C2을(를) 생성했습니다."),
+    (FAIL_HARD, "en", "C returned 3; the pseudocode returns 2"),
+])
+def test_known_mistakes_name_the_node_and_the_cut(abkit, student, edits, lang, words):
+    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, edits)), "--lang", lang)
+    assert run.status == 1 and words in run.out
+    assert "== minimax" not in run.out  # only the exercise asked for, but progress covers both
+    assert "minimax 14/14" in run.out or "minimax " in run.out.splitlines()[-2]
+
+
+def test_the_root_mistake_passes_the_direct_calls(abkit, student):
+    """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
+    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
+    assert "✓ AIMA Figure 5.2 · MAX-VALUE/MIN-VALUE called directly" in run.out
+    assert "✗ AIMA Figure 5.2 (alphabeta/aima-fig-5-2)" in run.out
+
+
+def test_a_direct_call_names_the_call_and_its_fail_soft_value(abkit, student):
+    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, FAIL_HARD)), "--lang", "en")
+    assert "Called directly: min_value(game, 'C', 3, +∞)." in run.out
+    assert "Your call: value 3, 2 nodes. Expected: value 2, 2 nodes." in run.out
+
+
+def test_the_tree_is_drawn_once_per_exercise(abkit, student):
+    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
+    assert run.out.count("The tree your search explored") == 1
+    assert "#8  │  ├─ C2 = 4   ⚠ the pseudocode cuts this off" in run.out
+
+
+def test_an_exception_shows_the_students_lines_only(abkit, student):
+    crashing = ALPHABETA.replace("    v = math.inf\n", "    v = math.inf\n    x = 1 / 0\n")
+    run = abkit("check", "alphabeta", "--exercises", student(crashing), "--lang", "en")
+    assert run.status == 1 and "your search raised ZeroDivisionError" in run.out
+    assert "x = 1 / 0" in run.out and "ZeroDivisionError: division by zero" in run.out
+    assert "grader" not in run.out.replace("grader also", "") and "abkit/" not in run.out
+
+
+def test_endless_recursion_is_explained_and_its_traceback_trimmed(abkit, student):
+    looping = edited(ALPHABETA, [("v = max(v, min_value(game, game.result(state, a), alpha, beta))",
+                                  "v = max(v, min_value(game, state, alpha, beta))"),
+                                 ("v = min(v, max_value(game, game.result(state, a), alpha, beta))",
+                                  "v = min(v, max_value(game, state, alpha, beta))")])
+    run = abkit("check", "alphabeta", "--exercises", student(looping, info=only("deep-cutoff")), "--lang", "en")
+    assert "RecursionError" in run.out and "The recursion never ended" in run.out
+    assert "... [+" in run.out and len(run.out.splitlines()) < 80
+
+
+def test_an_endless_loop_is_stopped_at_the_time_limit(abkit, student):
+    looping = MINIMAX.replace("    v = math.inf\n", "    v = math.inf\n    while True:\n        pass\n")
+    info = only("aima-fig-5-2").replace("time_limit: 2", "time_limit: 0.05")
+    run = abkit("check", "minimax", "--exercises", student(minimax=looping, info=info), "--lang", "en")
+    assert run.status == 1 and "Stopped after 0.05 s: the search seems to loop forever" in run.out
+
+
+def test_an_endless_loop_at_import_is_stopped_too(abkit, student):
+    info = INFO.replace("time_limit: 2", "time_limit: 0.05")
+    run = abkit("check", "minimax", "--exercises", student(minimax="while True:\n    pass\n", info=info), "--lang", "ko")
+    assert run.status == 1 and "0.05초 뒤에 중단했습니다" in run.out
+
+
+@pytest.mark.parametrize("source,words", [
+    ("def minimax_decision(game, state)\n", "Your code could not run: SyntaxError"),
+    ("import no_such_module_here\n", "Your code could not run: ModuleNotFoundError"),
+    ("raise SystemExit(3)\n", "Your code could not run: SystemExit(3)"),
+    ("def max_value(game, state):\n    return 0\n", "minimax_decision is missing from minimax.py"),
+    (MINIMAX.replace("    if game.terminal_test(state):\n        return None", "    raise SystemExit(1)"),
+     "Your code could not run: SystemExit(1)"),
+])
+def test_a_file_that_cannot_run_says_why(abkit, student, source, words):
+    run = abkit("check", "minimax", "--exercises", student(minimax=source), "--lang", "en")
+    assert run.status == 1 and words in run.out and "Traceback (most recent" not in run.out
+
+
+def test_a_missing_file_is_named(abkit, student):
+    folder = student()
+    (folder / "minimax.py").unlink()
+    run = abkit("check", "minimax", "--exercises", folder, "--lang", "en")
+    assert run.status == 1 and "minimax.py is missing from" in run.out
+
+
+@pytest.mark.parametrize("args,words", [
+    (("check", "negamax"), "there is no exercise named 'negamax'. The exercises are: minimax, alphabeta."),
+    (("check", "--exercises", "/no/such/folder"), "the folder /no/such/folder does not exist."),
+    (("hint", "alphabeta", "0"), "N must be between 1 and 4, not 0."),
+    (("hint", "negamax"), "no exercise named"),
+    (("watch", "--interval", "0"), "--interval must be more than 0 seconds"),
+])
+def test_bad_input_is_a_message_and_status_2(abkit, args, words):
+    run = abkit(*args, "--lang", "en")
+    assert run.status == 2 and words in run.err and "Traceback" not in run.err
+
+
+@pytest.mark.parametrize("info,words", [
+    ("exercises: []\n", "'exercises' must be a non-empty list"),
+    ("rule: fide\nexercises: [{name: x}]\n", "'rule' must be aima or cs188, not fide"),
+    ("time_limit: -1\nexercises: [{name: x}]\n", "'time_limit' must be a positive number"),
+    ("exercises: [{name: 1x}]\n", "exercise 1: 'name' must be a Python file name"),
+    ("exercises: [{name: x, algorithm: negamax}]\n", "'algorithm' must be one of minimax, alphabeta"),
+    ("exercises: [{name: x, algorithm: minimax, hints: {en: [a], ko: []}}]\n", "the same number of hints"),
+    ("exercises: [{name: x, algorithm: minimax, hints: {en: [a], ko: [b]}, title: x}]\n", "'title' needs"),
+    (INFO + INFO[INFO.index("  - name: minimax"):INFO.index("  - name: alphabeta")], "two exercises have the same name"),
+    ("exercises: [\n", "cannot read it"),
+])
+def test_a_broken_info_file_is_path_and_problem(abkit, student, info, words):
+    folder = student(info=info)
+    run = abkit("check", "--exercises", folder, "--lang", "en")
+    assert run.status == 2 and f"{folder / 'info.yaml'}: " in run.err and words in run.err
+
+
+def test_hints_are_staged_in_both_languages(abkit):
+    run = abkit("hint", "alphabeta", "--lang", "en")
+    assert run.status == 0 and run.out.startswith("Hint 1 of 4 for alphabeta (Alpha-beta search):")
+    assert "'abkit hint alphabeta 2' shows the next hint" in run.out and "Hint 2" not in run.out
+    run = abkit("hint", "alphabeta", "9", "--lang", "ko")
+    assert run.out.count("힌트 4개 중") == 4 and "마지막 힌트" in run.out
+
+
+def test_watch_checks_again_after_a_save_and_stops_on_ctrl_c(capsys, student):
+    folder = student(alphabeta=edited(ALPHABETA, STRICT))
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        if len(sleeps) == 2:
+            (folder / "alphabeta.py").write_text(ALPHABETA + "\n# fixed\n", encoding="utf-8")
+        if len(sleeps) == 4:
+            raise KeyboardInterrupt
+
+    args = types.SimpleNamespace(exercises=str(folder), exercise="alphabeta", interval=0.25, lang="en")
+    assert watch_command.run(args, sleep=sleep) == 0
+    out = capsys.readouterr().out
+    assert sleeps == [0.25] * 4 and out.count("== alphabeta") == 2
+    first, second = out.split("Watching")[0], out.split("Watching", 1)[1]
+    assert "✗ Ties at the root" in first and "✗" not in second and "All public tests pass. Still watching" in second
+    assert out.rstrip().endswith("Stopped watching.")
+
+
+def test_a_real_ctrl_c_is_not_a_timeout():
+    with pytest.raises(KeyboardInterrupt), Watchdog(60) as dog:
+        raise KeyboardInterrupt
+    assert not dog.fired
+
+
+def test_direct_calls_and_their_expected_subtrace():
+    from abkit.expected import expected_trace
+    from abkit.fixture import load_fixture
+    from abkit.loading import PUBLIC_FIXTURES
+
+    fixture = load_fixture(PUBLIC_FIXTURES / "deep-cutoff.yaml")
+    assert direct_calls(fixture) == [("C", 5, float("inf")), ("C1", 5, float("inf")), ("C1a", 5, float("inf")),
+                                     ("C1b", 5, float("inf"))]
+    part = subtrace(expected_trace(fixture, "alphabeta"), "C1", 5, float("inf"))
+    assert part.visited == ["C1", "C1a", "C1a1", "C1b", "C1b1", "C1b2"] and part.value == 6
+    assert part.evaluated == ["C1a1", "C1b1", "C1b2"] and [c.parent for c in part.calls] == [None, 0, 1, 0, 3, 3]
