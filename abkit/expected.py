@@ -29,6 +29,10 @@ def expected_trace(fixture: Fixture, algorithm: str) -> Trace:
         values = backed_up_values(tree)
         visited = list(tree.preorder())
         windows = {n: [None, None, values[n]] for n in visited}
+    elif algorithm == "ordering":  # nodes are searched once per iteration: no single window per node
+        if not {"visited", "evaluated"} <= set(block):
+            raise IncompleteExpectation(f"{fixture.path}: expected.ordering needs visited and evaluated")
+        visited, windows = block["visited"], {}
     else:
         if not {"visited", "evaluated", "windows"} <= set(block):
             raise IncompleteExpectation(f"{fixture.path}: expected.{algorithm} needs visited, evaluated and windows")

@@ -31,10 +31,10 @@ GAMES = ("tree", "tictactoe")
 #: expected-block field -> the kind of value it holds
 EXPECTED_FIELDS = {"value": "number", "action": "action", "visited": "names",
                    "evaluated": "names", "pruned": "names", "nodes": "count", "windows": "windows",
-                   "leaves": "count"}
+                   "leaves": "count", "orders": "orders"}
 #: the fields a fixture on a whole game (not a drawn tree) may expect: its states are boards, not names
 GAME_FIELDS = ("value", "action", "nodes", "leaves")
-ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax")
+ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
 
 
 class FixtureError(ValueError):
@@ -90,7 +90,7 @@ class Fixture:
 
     def search_params(self, algorithm: str, game) -> dict[str, Any]:
         """The extra arguments ``algorithm`` takes on this fixture (depth and EVAL for the cut-off search)."""
-        if algorithm != "cutoff":
+        if algorithm not in ("cutoff", "ordering"):
             return {}
         return {"depth": self.depth, "eval_fn": game.evaluate if self.tree is not None else nilsson_eval}
 
@@ -189,7 +189,10 @@ class _Reader:
         if "expected" in fields:
             fixture.expected, fixture.lines = self.expected(fields["expected"], fixture)
         if fixture.tree is not None and fixture.depth is not None:
-            self.check_frontier(fields["depth"], fixture.tree, fixture.depth)
+            # iterative deepening stops at every depth up to the last; one cut-off search only there
+            depths = range(1, fixture.depth + 1) if "ordering" in fixture.expected else [fixture.depth]
+            for depth in depths:
+                self.check_frontier(fields["depth"], fixture.tree, depth)
         return fixture
 
     def tree_part(self, doc: Node, fields: dict[str, Node]) -> Tree:
@@ -450,8 +453,21 @@ class _Reader:
         chance = fixture.tree is not None and CHANCE in fixture.tree.levels
         if chance != (algorithm == "expectimax"):
             raise self.fail(key, "fixture.chance_needs_expectimax" if chance else "fixture.expectimax_needs_chance")
-        if algorithm == "cutoff" and fixture.depth is None:
+        if algorithm in ("cutoff", "ordering") and fixture.depth is None:
             raise self.fail(key, "fixture.cutoff_needs_depth")
+
+    def orders(self, node: Node, tree: Tree) -> dict[str, list[str]]:
+        """``node: [children, most promising first]``: what ordering the actions by EVAL gives."""
+        if not isinstance(node, MappingNode):
+            raise self.fail(node, "fixture.not_mapping_field", field="orders")
+        orders = {}
+        for key, item in node.value:
+            name = self.node_key(key)
+            order = [plain(x) for x in item.value] if isinstance(item, SequenceNode) else None
+            if order is None or sorted(map(str, order)) != sorted(tree.children.get(name, ())):
+                raise self.fail(item, "fixture.bad_order", name=name)
+            orders[name] = order
+        return orders
 
     def expected_value(self, kind: str, node: Node, fixture: Fixture) -> Any:
         tree = fixture.tree
@@ -464,6 +480,8 @@ class _Reader:
             return value
         if kind == "windows":
             return self.windows(node)
+        if kind == "orders":
+            return self.orders(node, tree)
         if kind == "action":
             value = scalar(node) if isinstance(node, ScalarNode) else describe(node)
             legal = tree.children.get(tree.root, ()) if tree is not None else fixture.game().actions(fixture.position)

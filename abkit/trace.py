@@ -31,6 +31,7 @@ ALGORITHMS: dict[str, Algorithm] = {
     "alphabeta": Algorithm("alpha_beta_search", True),
     "cutoff": Algorithm("alpha_beta_cutoff_search", True, ("depth", "eval_fn")),
     "expectimax": Algorithm("expectiminimax_decision", False),
+    "ordering": Algorithm("iterative_deepening_search", True, ("depth", "eval_fn")),
 }
 FUNCTIONS = {"max_value": MAX, "min_value": MIN, "chance_value": CHANCE}
 
@@ -276,11 +277,11 @@ def _add_root(trace: Trace, game: Game, windowed: bool) -> None:
     window, whose value is the best of the root's children's values.
     """
     root = trace.root
-    if trace.calls and trace.calls[0].node == root and trace.calls[0].parent is None:
-        trace.value = trace.calls[0].value
+    top = [c for c in trace.calls if c.parent is None]
+    if top and all(c.node == root for c in top):  # MAX-VALUE(root) itself, once or once per iteration
+        trace.value = top[-1].value
         return
     player = game.to_move(root)
-    top = [c for c in trace.calls if c.parent is None]
     values = [c.value for c in top if isinstance(c.value, (int, float))]
     if game.terminal_test(root):
         trace.value = game.utility(root)

@@ -9,15 +9,16 @@ thing fails, 2 usage or input error.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import check, fixtures, grade, handouts, hint, stubs, trace, watch
+from .commands import check, fixtures, grade, handouts, hint, lab, stubs, trace, watch
 from .errors import UsageError
 
-COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, stubs)
+COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, stubs, lab)
 
 
 def _lang_from(argv: list[str]) -> str:
@@ -84,3 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(t("cli.interrupted", args.lang), file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (abkit ... | head): stop quietly
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0

@@ -178,7 +178,7 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
             found.append(Finding("window", s.node, s.visited_at,
                                  Message("compare.window", node=s.node, sa=fmt(s.alpha), sb=fmt(s.beta),
                                          ea=fmt(e.alpha), eb=fmt(e.beta), hint=hint)))
-        if not return_done and s.value is not None and not same_number(s.value, e.value):
+        if not return_done and s.value is not None and e.value is not None and not same_number(s.value, e.value):
             return_done = True
             found.append(Finding("return", s.node, s.returned_at if s.returned_at is not None else s.visited_at,
                                  Message("compare.return", node=s.node, got=fmt(s.value), want=fmt(e.value))))

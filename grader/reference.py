@@ -11,7 +11,7 @@ from abkit.trace import Trace, traced_search
 
 #: algorithm -> the solution file that implements it
 FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphabeta_cutoff.py",
-         "expectimax": "expectimax.py"}
+         "expectimax": "expectimax.py", "ordering": "ordering.py"}
 
 
 @functools.lru_cache(maxsize=None)

@@ -8,7 +8,7 @@ from typing import Any
 
 from abkit.fixture import Fixture
 
-from .reference import reference_trace
+from .reference import reference, reference_trace
 
 
 @dataclass(frozen=True)
@@ -38,8 +38,17 @@ def verify_fixture(fixture: Fixture) -> list[Disagreement]:
         trace = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
                                 **fixture.search_params(algorithm, game))
         got = trace.summary(fixture.tree) | {"windows": trace.windows(), "leaves": len(trace.evaluated)}
+        if "orders" in block:
+            got["orders"] = reference_orders(fixture, list(block["orders"]))
         for name, want in block.items():
             if not same(want, got[name]):
                 key = f"expected.{algorithm}.{name}"
                 found.append(Disagreement(str(fixture.path), fixture.lines.get(key, 1), key, want, got[name]))
     return found
+
+
+def reference_orders(fixture: Fixture, nodes: list) -> dict:
+    """What the reference ``ordered_actions`` gives at each of ``nodes`` with the fixture's EVAL."""
+    game = fixture.game()
+    eval_fn = fixture.search_params("ordering", game)["eval_fn"]
+    return {node: reference("ordering").ordered_actions(game, node, eval_fn) for node in nodes}
