@@ -231,3 +231,19 @@ def test_direct_calls_and_their_expected_subtrace():
     part = subtrace(expected_trace(fixture, "alphabeta"), "C1", 5, float("inf"))
     assert part.visited == ["C1", "C1a", "C1a1", "C1b", "C1b1", "C1b2"] and part.value == 6
     assert part.evaluated == ["C1a1", "C1b1", "C1b2"] and [c.parent for c in part.calls] == [None, 0, 1, 0, 3, 3]
+
+
+def test_plain_pytest_on_exercises_reports_check_feedback():
+    """``pytest exercises/`` collects the public tests; the kit's own ``pytest`` (testpaths = tests) does not."""
+    import os
+    import subprocess
+    import sys
+
+    from abkit.loading import KIT_ROOT
+
+    env = {**os.environ, "ABKIT_LANG": "en", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "exercises/minimax.py", "-q"],
+                          cwd=KIT_ROOT, capture_output=True, text=True, encoding="utf-8", env=env, timeout=120)
+    assert proc.returncode == 1 and "exercises/minimax.py::aima-fig-5-2" in proc.stdout
+    assert "Not started yet: minimax_decision still raises NotImplementedError" in proc.stdout
+    assert "Traceback" not in proc.stdout

@@ -1,0 +1,82 @@
+"""Plain ``pytest`` for students: every public test of every exercise is a pytest item.
+
+``exercises/conftest.py`` imports :func:`pytest_collect_file`, so pytest collects
+``exercises/<name>.py`` (the names in ``info.yaml``) as a file of tests named by
+fixture (``alphabeta.py::aima-fig-5-2``). A failing item reports exactly what
+``abkit check`` prints for that test, in the language of the locale
+(``ABKIT_LANG=ko`` for Korean), not a Python traceback. The kit's own test run
+(``testpaths = tests``) never reaches ``exercises/``, so the unsolved stubs do
+not fail the kit's CI; the student edition's ``pyproject.toml`` points pytest at
+``exercises/``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from abkit.i18n import default_lang
+from abkit.loading import PUBLIC_FIXTURES
+
+from .check import TestCase, course_fixtures, load_student, run_case, test_cases
+from .feedback import TestResult, render_result
+from .report import find_course
+from .textree import glyphs_for
+
+
+class CheckFailed(Exception):
+    """A public test did not pass; carries its :class:`~grader.feedback.TestResult`."""
+
+    def __init__(self, result: TestResult) -> None:
+        super().__init__(result.name)
+        self.result = result
+
+
+def pytest_collect_file(file_path, parent):
+    """Collect ``<name>.py`` beside this conftest when ``info.yaml`` lists an exercise of that name."""
+    if file_path.suffix != ".py":
+        return None
+    course, _ = find_course(file_path.parent)
+    if course.get(file_path.stem) is None:
+        return None
+    return ExerciseFile.from_parent(parent, path=file_path)
+
+
+class ExerciseFile(pytest.File):
+    """One exercise file; its items are the exercise's public tests."""
+
+    def collect(self):
+        self.course, self.folder = find_course(self.path.parent)
+        self.exercise = self.course.get(self.path.stem)
+        self._student = None
+        for case in test_cases(self.exercise, course_fixtures(self.course, PUBLIC_FIXTURES)):
+            yield PublicTest.from_parent(self, name=case.name.split("/", 1)[1], case=case)
+
+    def student(self):
+        """The student's module, loaded once for all the file's tests."""
+        if self._student is None:
+            self._student = load_student(self.exercise, self.folder, self.course.time_limit)
+        return self._student
+
+
+class PublicTest(pytest.Item):
+    """One public test; a failure is reported as ``abkit check`` words it."""
+
+    def __init__(self, *, case: TestCase, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+
+    def runtest(self) -> None:
+        parent = self.parent
+        result = run_case(self.case, parent.student(), parent.course, parent.folder)
+        if not result.passed:
+            raise CheckFailed(result)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CheckFailed):
+            return render_result(excinfo.value.result, default_lang(), g=glyphs_for(sys.__stdout__))
+        return super().repr_failure(excinfo, style)  # pragma: no cover - a bug in the kit, not the student
+
+    def reportinfo(self):
+        return self.path, None, self.case.name

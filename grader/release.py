@@ -1,0 +1,118 @@
+"""The student edition of the kit: what ``abkit check`` needs and nothing a student must not see.
+
+It holds the core (``abkit/``), the part of the grader that checks and explains
+(an allow-list below: no reference solutions, no batch grading, no mistake
+catalogue), the stubs, the public fixtures, a ``pyproject.toml`` whose ``abkit``
+offers only ``check``, ``hint`` and ``watch``, and whose plain ``pytest`` runs the
+public tests. Hidden fixtures stay behind; only how many there are per exercise
+is written into the edition's ``info.yaml``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from abkit.i18n import LANGS, t
+from abkit.loading import EXERCISES, HIDDEN_FIXTURES, KIT_ROOT, PUBLIC_FIXTURES
+
+from .check import hidden_count
+from .errors import UsageError
+from .info import load_info
+
+#: grader modules the student edition needs, and no other (relative to grader/)
+GRADER_FILES = ("__init__.py", "__main__.py", "check.py", "compare.py", "errors.py", "feedback.py", "info.py",
+                "pytest_plugin.py", "report.py", "textree.py", "watch.py",
+                "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py")
+STUDENT_COMMANDS = ("check", "hint", "watch")
+EXERCISE_FILES = ("README.md", "conftest.py")
+
+PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "abkit-student"
+version = "{version}"
+description = "abkit, student edition: minimax and alpha-beta exercises with abkit check"
+readme = "README.md"
+requires-python = ">=3.10"
+dependencies = ["pyyaml>=6.0"]
+
+[project.optional-dependencies]
+test = ["pytest>=7.4"]
+
+[project.scripts]
+abkit = "grader.cli:main"
+
+[tool.setuptools.packages.find]
+include = ["abkit*", "grader*"]
+
+[tool.setuptools.package-data]
+abkit = ["messages/*/*.yaml"]
+
+[tool.pytest.ini_options]
+testpaths = ["exercises"]
+addopts = "-q"
+"""
+
+
+def build_student_edition(out: Path, kit: Path = KIT_ROOT, handouts: Path | None = None) -> list[Path]:
+    """Write the student edition into ``out`` (new or empty); returns the files written."""
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError("release.not_empty", path=str(out))
+    if handouts is not None and not Path(handouts).is_dir():
+        raise UsageError("check.no_folder", path=str(handouts))
+    course = load_info(EXERCISES / "info.yaml")
+    written: list[Path] = []
+
+    def put(relative: str, text: str | None = None, source: Path | None = None) -> None:
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if text is not None:
+            target.write_text(text, encoding="utf-8")
+        else:
+            shutil.copyfile(source, target)
+        written.append(target)
+
+    for path in sorted((kit / "abkit").rglob("*")):
+        if path.is_file() and path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
+            put(str(path.relative_to(kit)), source=path)
+    for name in GRADER_FILES:
+        put(f"grader/{name}", source=kit / "grader" / name)
+    put("grader/cli.py", student_cli((kit / "grader" / "cli.py").read_text(encoding="utf-8")))
+    for exercise in course.exercises:
+        put(f"exercises/{exercise.file}", source=EXERCISES / exercise.file)
+    for name in EXERCISE_FILES:
+        put(f"exercises/{name}", source=EXERCISES / name)
+    counts = {e.name: hidden_count(course, e, HIDDEN_FIXTURES) for e in course.exercises}
+    info = (EXERCISES / "info.yaml").read_text(encoding="utf-8").rstrip("\n")
+    put("exercises/info.yaml", info + "\n# written by abkit release: how many hidden trees grading adds\nhidden:\n"
+        + "".join(f"  {name}: {count}\n" for name, count in counts.items()))
+    for path in sorted(PUBLIC_FIXTURES.glob("*.yaml")):
+        put(f"fixtures/public/{path.name}", source=path)
+    put("pyproject.toml", PYPROJECT.format(version=_version(kit)))
+    put("README.md", "\n\n".join(t("release.readme", lang) for lang in LANGS) + "\n")
+    if handouts is not None:
+        for path in sorted(Path(handouts).rglob("*")):
+            if path.is_file():
+                put(f"handouts/{path.relative_to(handouts)}", source=path)
+    return written
+
+
+def student_cli(text: str) -> str:
+    """The kit's ``grader/cli.py`` with only the student commands registered."""
+    names = ", ".join(STUDENT_COMMANDS)
+    text, imports = re.subn(r"^from \.commands import .*$", f"from .commands import {names}", text, flags=re.M)
+    text, tuples = re.subn(r"^COMMANDS = \(.*\)$", f"COMMANDS = ({names})", text, flags=re.M)
+    if (imports, tuples) != (1, 1):  # pragma: no cover - grader/cli.py changed shape: update this function
+        raise RuntimeError("grader/cli.py: expected one 'from .commands import' line and one 'COMMANDS = (...)' line")
+    return text
+
+
+def _version(kit: Path) -> str:
+    match = re.search(r'^version = "([^"]+)"', (kit / "pyproject.toml").read_text(encoding="utf-8"), re.M)
+    return match.group(1) if match else "0"

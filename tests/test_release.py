@@ -1,0 +1,149 @@
+"""The student edition: nothing of the solutions or the hidden tests in it, and it works on its own."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from abkit.fixture import fixture_paths, load_fixture
+from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES, SOLUTIONS
+from grader.stubs import BEGIN, END
+
+
+@pytest.fixture(scope="module")
+def edition(tmp_path_factory):
+    """The student edition, written once for this module's tests."""
+    from grader.release import build_student_edition
+
+    out = tmp_path_factory.mktemp("release") / "abkit-student"
+    build_student_edition(out)
+    return out
+
+
+def texts(folder):
+    """Every file of the release as text, whitespace-normalised line by line."""
+    for path in folder.rglob("*"):
+        if path.is_file() and "__pycache__" not in path.parts:
+            raw = path.read_text(encoding="utf-8", errors="replace")
+            yield path, "\n".join(line.strip() for line in raw.splitlines() if line.strip())
+
+
+def solution_blocks():
+    """Every marked block of every solution file, whitespace-normalised."""
+    for path in sorted(SOLUTIONS.glob("*.py")):
+        block = None
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip() == BEGIN:
+                block = []
+            elif line.strip() == END:
+                yield path.name, "\n".join(block)
+                block = None
+            elif block is not None and line.strip():
+                block.append(line.strip())
+
+
+def run(folder, *args, env=None):
+    environment = {**os.environ, "ABKIT_LANG": "en", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", **(env or {})}
+    environment.pop("PYTHONPATH", None)
+    return subprocess.run([sys.executable, *args], cwd=folder, capture_output=True, text=True, encoding="utf-8",
+                          env=environment, timeout=120)
+
+
+def test_no_solution_body_appears_anywhere(edition):
+    files = dict(texts(edition))
+    assert not (edition / "solutions").exists() and not (edition / "fixtures" / "hidden").exists()
+    blocks = list(solution_blocks())
+    assert len(blocks) >= 7
+    for name, block in blocks:
+        calls = [line for line in block.splitlines() if "_value(" in line or "PRUNE_ON_EQUALITY" in line]
+        for path, text in files.items():
+            assert block not in text, f"a solution block of {name} is in {path}"
+            assert not any(line in text.splitlines() for line in calls), f"a line of {name} is in {path}"
+    assert not any("PRUNE_ON_EQUALITY" in text for text in files.values())
+
+
+def normalised(text: str) -> str:
+    return "\n".join(line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#"))
+
+
+def shape(tree) -> tuple:
+    """A tree's nodes, children and leaf values, hashable: equal for the same tree however it was written."""
+    return tuple(sorted(tree.children.items())), tuple(sorted(tree.utilities.items()))
+
+
+def test_no_hidden_tree_or_expectation_appears_anywhere(edition):
+    hidden = [load_fixture(p) for p in fixture_paths([HIDDEN_FIXTURES])]
+    public = {shape(f.tree) for f in map(load_fixture, fixture_paths([PUBLIC_FIXTURES])) if f.tree is not None}
+    shipped = [load_fixture(p) for p in fixture_paths([edition / "fixtures"])]
+    files = dict(texts(edition))
+    assert hidden and shipped
+    for secret in hidden:
+        raw = secret.path.read_text(encoding="utf-8")
+        expected = normalised(raw[raw.index("\nexpected:"):])
+        for path, text in files.items():
+            assert expected not in text and secret.id not in text, f"{secret.id} is in {path}"
+        if secret.tree is None or shape(secret.tree) in public:
+            continue  # a public tree searched another way (another depth): only its expectation is secret
+        tree_text = normalised(raw[raw.index("\ntree:"):raw.index("\nexpected:")])
+        for path, text in files.items():
+            assert tree_text not in text, f"the tree of {secret.id} is in {path}"
+        assert all(shape(f.tree) != shape(secret.tree) for f in shipped if f.tree is not None), secret.id
+
+
+def test_only_the_student_commands_and_the_hidden_counts(edition):
+    info = (edition / "exercises" / "info.yaml").read_text(encoding="utf-8")
+    assert "hidden:\n  minimax: " in info
+    proc = run(edition, "-m", "grader", "--help")
+    assert proc.returncode == 0
+    assert all(f"    {name} " in proc.stdout for name in ("check", "hint", "watch"))
+    assert not any(f"    {name} " in proc.stdout for name in ("trace", "grade", "stubs", "release", "fixtures"))
+
+
+def test_check_fails_on_the_stubs_and_passes_with_correct_code(edition, tmp_path):
+    copy = tmp_path / "edition"
+    shutil.copytree(edition, copy)
+    proc = run(copy, "-m", "grader", "check")
+    assert proc.returncode == 1 and "Not started yet" in proc.stdout and "0 of 2 exercises done" in proc.stdout
+    for name in ("minimax.py", "alphabeta.py"):
+        shutil.copy(SOLUTIONS / name, copy / "exercises" / name)
+    proc = run(copy, "-m", "grader", "check", "--lang", "ko")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "연습 문제 2개 중 2개 완료" in proc.stdout and "✗" not in proc.stdout
+    assert str(copy) in run(copy, "-c", "import grader, abkit.loading as l; print(l.KIT_ROOT)").stdout
+    proc = run(copy, "-m", "pytest", "-p", "no:cacheprovider")
+    assert proc.returncode == 0 and " passed" in proc.stdout and "failed" not in proc.stdout
+
+
+def test_pytest_reports_a_wrong_search_in_check_words(edition, tmp_path):
+    copy = tmp_path / "edition"
+    shutil.copytree(edition, copy)
+    shutil.copy(SOLUTIONS / "minimax.py", copy / "exercises" / "minimax.py")
+    wrong = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8").replace(
+        "v < alpha or (v == alpha and PRUNE_ON_EQUALITY)", "v < alpha")
+    (copy / "exercises" / "alphabeta.py").write_text(wrong, encoding="utf-8")
+    proc = run(copy, "-m", "pytest", "-p", "no:cacheprovider", "exercises/alphabeta.py", env={"ABKIT_LANG": "ko"})
+    assert proc.returncode == 1
+    assert "exercises/alphabeta.py::rule-split-min " in proc.stdout
+    assert "C (MIN, α=3, β=+∞)에서 C1 = 3를 본 뒤 v = 3 ≤ α = 3" in proc.stdout
+    assert "Traceback" not in proc.stdout
+
+
+def test_the_release_refuses_a_folder_in_use(abkit, tmp_path):
+    (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
+    run_ = abkit("release", "student", "--out", tmp_path, "--lang", "en")
+    assert run_.status == 2 and "is not an empty folder" in run_.err
+    run_ = abkit("release", "student", "--out", tmp_path / "new", "--handouts", tmp_path / "none", "--lang", "en")
+    assert run_.status == 2 and "does not exist" in run_.err
+
+
+def test_the_release_command_copies_handouts(abkit, tmp_path):
+    handouts = tmp_path / "built"
+    (handouts / "ko").mkdir(parents=True)
+    (handouts / "ko" / "notes.html").write_text("<p>notes</p>", encoding="utf-8")
+    run_ = abkit("release", "student", "--out", tmp_path / "out", "--handouts", handouts, "--lang", "en")
+    assert run_.status == 0 and f"to {tmp_path / 'out'}" in run_.out
+    assert (tmp_path / "out" / "handouts" / "ko" / "notes.html").read_text(encoding="utf-8") == "<p>notes</p>"
