@@ -27,6 +27,7 @@ from abkit.tree import Tree, TreeGame  # noqa: E402
 
 HEADER = struct.Struct(">I")
 #: the functions a submission is expected to define (contract §1)
+MAX_RECORD = 50_000
 CONTRACT = ("minimax_decision", "alpha_beta_search", "max_value", "min_value")
 
 
@@ -175,6 +176,15 @@ class Channel:
         return b"".join(chunks)
 
 
+def _truncate(trace: Trace, limit: int = MAX_RECORD) -> None:
+    """Keep a runaway search's record to a size the parent can read; say so in ``error``."""
+    if max(len(trace.visited), len(trace.evaluated), len(trace.calls)) > limit:
+        trace.visited, trace.evaluated, trace.calls = trace.visited[:limit], trace.evaluated[:limit], trace.calls[:limit]
+        trace.calls = [c for c in trace.calls if c.parent is None or c.parent < limit]
+        if trace.error is None:
+            trace.error = f"TraceTooLong: more than {limit} nodes or calls"
+
+
 def _error_reply(error: BaseException, roots: list[str]) -> dict:
     from grader.feedback import student_traceback  # only when something failed: keeps start-up light
     text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
@@ -204,6 +214,7 @@ def serve(channel: Channel, output: CappedText, roots: list[str]) -> None:
                 trace = run_test(modules[request["exercise"]], request, game)
             except BaseException as error:  # noqa: BLE001 - exit or interrupt inside the search
                 trace = Trace(request["algorithm"], request["state"], visited=[request["state"]], error=error)
+            _truncate(trace)
             if isinstance(trace.error, BaseException):
                 reply.update(_error_reply(trace.error, roots))
             reply["trace"] = trace.to_dict()
@@ -219,7 +230,7 @@ def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point,
     output = CappedText(limits.get("output", 20_000))
     sys.stdout = sys.stderr = output
     sys.stdin = io.StringIO("")
-    sys.setrecursionlimit(limits.get("recursion", 3000))
+    sys.setrecursionlimit(limits.get("recursion", 1000))
     serve(channel, output, [os.getcwd()])
     return 0
 

@@ -180,7 +180,9 @@ class Grader:
         wanted = self.rubric.direct_tests - self.rubric.direct_tests // 2 if self._random_count() else \
             self.rubric.direct_tests
         picked = [candidates[i * len(candidates) // wanted] for i in range(wanted)] if candidates and wanted else []
-        direct = [self._direct(exercise, source, name, tree, node, k) for k, (source, name, tree, node) in enumerate(picked)]
+        titles = {fx.id: fx.title for _, fx in self.fixtures}
+        direct = [self._direct(exercise, source, name, tree, node, k, titles[name])
+                  for k, (source, name, tree, node) in enumerate(picked)]
         return searches + direct
 
     def _random_count(self) -> int:
@@ -200,13 +202,13 @@ class Grader:
         for exercise, shared in self.shared.items():
             searches = [Test(f"{exercise}/random/{i + 1}", exercise, "random", tree, tree.root,
                              _random_title(i, tree, spec)) for i, tree in enumerate(trees)]
-            direct = [self._direct(exercise, "random", str(i + 1), tree, node, k)
+            direct = [self._direct(exercise, "random", str(i + 1), tree, node, k, _random_title(i, tree, spec))
                       for k, (i, tree, node) in enumerate(picked)]
             plain = [x for x in shared if not x.function]
             suites[exercise] = plain + searches + [x for x in shared if x.function] + direct
         return suites
 
-    def _direct(self, exercise: str, source: str, name: str, tree: Tree, node: str, k: int) -> Test:
+    def _direct(self, exercise: str, source: str, name: str, tree: Tree, node: str, k: int, labels: dict) -> Test:
         game = TreeGame(tree)
         player = game.to_move(node)
         function = "max_value" if player == MAX else "min_value"
@@ -215,9 +217,9 @@ class Grader:
             v = backed_up_values(tree)[node]
             window = ((v - 2, v + 2), (v + 1, v + 5), (v - 5, v - 1))[k % 3]
             window = tuple(int(x) if float(x).is_integer() else x for x in window)
-        shown = f"({', '.join(map(_fmt, window))})" if window else ""
-        title = {lang: t("grade.test.direct", lang, function=function, node=node, window=shown, tree=name)
-                 for lang in ("en", "ko")}
+        shown = "".join(f", {_fmt(x)}" for x in window)
+        title = {lang: t("grade.test.direct", lang, function=function, node=node, window=shown,
+                         tree=labels.get(lang) or labels.get("en") or name) for lang in ("en", "ko")}
         return Test(f"{exercise}/{source}/{name}/{function}({node}{', ' if window else ''}{', '.join(map(_fmt, window))})",
                     exercise, source, tree, node, title, function, window)
 
@@ -420,10 +422,10 @@ def _error_status(test: Test, student: Trace, grade: ExerciseGrade) -> tuple[str
     name = error_name(student.error)
     needed = test.function or ("alpha_beta_search" if test.algorithm == "alphabeta" else "minimax_decision")
     missing = [f for f in (needed, "max_value", "min_value") if f not in grade.functions]
-    if name == "AttributeError" and missing:
-        return "missing", {"function": missing[0], "file": grade.file}
     if name == "NotImplementedError":
         return "not_started", {"function": needed}
+    if missing:
+        return "missing", {"function": missing[0], "file": grade.file}
     return "error", {}
 
 

@@ -58,8 +58,10 @@ CATALOGUE: tuple[Mistake, ...] = (
         ("        beta = min(beta, v)\n    return v", "        alpha = max(alpha, v)\n    return v"),  # MIN-VALUE first
         (f"        alpha = max(alpha, v)\n    return v{END}def min_value", f"        beta = min(beta, v)\n    return v{END}def min_value"))),
     Mistake("test_before_update", "alphabeta", "if v ≥ β then return v", (
-        (f"        {MAX_CALL}\n{MAX_CUT}", f"{MAX_CUT}        {MAX_CALL}\n"),
-        (f"        {MIN_CALL}\n{MIN_CUT}", f"{MIN_CUT}        {MIN_CALL}\n"))),
+        (f"        {MAX_CALL}\n{MAX_CUT}",  # the child is searched, then the old v is tested
+         f"        child = min_value(game, game.result(state, a), alpha, beta)\n{MAX_CUT}        v = max(v, child)\n"),
+        (f"        {MIN_CALL}\n{MIN_CUT}",
+         f"        child = max_value(game, game.result(state, a), alpha, beta)\n{MIN_CUT}        v = min(v, child)\n"))),
     Mistake("v_zero", "alphabeta", "v ← −∞", (
         (f"v = -math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"), (f"v = math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"))),
     Mistake("reversed_children", "alphabeta", "for each a in ACTIONS(state) do", (

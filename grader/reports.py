@@ -39,9 +39,9 @@ def write_atomic(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-def number(value: float) -> float | int:
-    """A score as it is shown and stored: at most 2 decimals, whole numbers without ``.0``."""
-    value = round(value + 0.0, 2)
+def number(value: float, digits: int = 2) -> float | int:
+    """A score as it is shown and stored: at most ``digits`` decimals, whole numbers without ``.0``."""
+    value = round(value + 0.0, digits)
     return int(value) if value.is_integer() else value
 
 
@@ -75,8 +75,8 @@ def _gradescope_tests(exercise: ExerciseGrade, rubric: Rubric, lang: str) -> lis
                  "status": "failed", "output": output, "visibility": "visible"}]
     entries = []
     for tg in exercise.tests:
-        entries.append({"name": f"{exercise.exercise}: {tg.result.label(lang)}", "score": number(tg.score),
-                        "max_score": number(tg.max_score), "status": "passed" if tg.result.passed else "failed",
+        entries.append({"name": f"{exercise.exercise}: {tg.result.label(lang)}", "score": number(tg.score, 4),
+                        "max_score": number(tg.max_score, 4), "status": "passed" if tg.result.passed else "failed",
                         "output": "" if tg.result.passed else render_result(tg.result, lang, show_tree=False),
                         "visibility": rubric.visibility.get(tg.test.source, "visible")})
     return entries
@@ -129,19 +129,31 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
                 t("grade.feedback.pseudocode", lang, line=mistake.line)]
     failed = [tg for tg in exercise.tests if not tg.result.passed and not tg.not_run]
     not_run = sum(1 for tg in exercise.tests if tg.not_run)
-    if failed:
+    if exercise.tests and not failed and not not_run:
+        out += ["", t("grade.feedback.all_passed", lang, total=len(exercise.tests))]
+    if failed or not_run:
         out += ["", f"### {t('grade.feedback.failed', lang, count=len(failed) + not_run, total=len(exercise.tests))}"]
-        for k, tg in enumerate(failed[:MAX_TESTS_SHOWN]):
-            out += ["", _demote(render_result(tg.result, lang, markdown=True, show_tree=k < TREES_SHOWN))]
-        rest = failed[MAX_TESTS_SHOWN:]
-        if rest:
-            out += ["", t("grade.feedback.more", lang, count=len(rest)),
-                    *(f"- {tg.result.label(lang)} (`{tg.test.id}`)" for tg in rest)]
+    for k, tg in enumerate(failed[:MAX_TESTS_SHOWN]):
+        show_tree = k < TREES_SHOWN and drawable(tg)
+        out += ["", _demote(render_result(tg.result, lang, markdown=True, show_tree=show_tree))]
+    rest = failed[MAX_TESTS_SHOWN:]
+    if rest:
+        out += ["", t("grade.feedback.more", lang, count=len(rest)),
+                *(f"- {tg.result.label(lang)} (`{tg.test.id}`)" for tg in rest)]
     if not_run:
         out += ["", t("grade.feedback.not_run", lang, count=not_run)]
-    elif exercise.tests:
-        out += ["", t("grade.feedback.all_passed", lang, total=len(exercise.tests))]
     return out
+
+
+def drawable(tg: TestGrade) -> bool:
+    """Whether the student's search is small and shallow enough to draw (a runaway recursion is not)."""
+    student, tree = tg.result.student, tg.test.tree
+    if student is None or len(student.calls) > 2 * len(tree) + 2:
+        return False
+    depth: dict[int, int] = {}
+    for i, call in enumerate(student.calls):
+        depth[i] = depth.get(call.parent, -1) + 1 if call.parent is not None else 0
+    return max(depth.values(), default=0) <= max(tree.depths().values(), default=0) + 2
 
 
 def _demote(markdown: str) -> str:

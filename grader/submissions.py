@@ -178,7 +178,7 @@ def pick_files(files: list[str], names: list[str]) -> tuple[dict[str, str], list
     The shallowest path wins, then the first in sorted order (contract §4).
 
     >>> pick_files(["b/alphabeta.py", "a/x/alphabeta.py", "alphabeta.py", "util.py"], ["alphabeta.py", "minimax.py"])
-    ({'alphabeta.py': 'alphabeta.py'}, ['a/x/alphabeta.py', 'b/alphabeta.py'])
+    ({'alphabeta.py': 'alphabeta.py'}, ['b/alphabeta.py', 'a/x/alphabeta.py'])
     """
     chosen: dict[str, str] = {}
     ignored: list[str] = []

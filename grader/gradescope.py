@@ -1,0 +1,100 @@
+"""Gradescope: the autograder bundle (``abkit export gradescope``) and what its ``run_autograder`` runs.
+
+Gradescope unpacks the bundle into ``/autograder/source``, runs ``setup.sh`` once
+(it installs the kit) and, for each submission, ``run_autograder``, which calls
+:func:`run_autograder` on ``/autograder``: the same grader as ``abkit grade``, on
+``/autograder/submission``, writing ``/autograder/results/results.json``. The
+root is a parameter (``AUTOGRADER_ROOT``), so the bundle can be tried locally.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+from abkit.loading import KIT_ROOT
+
+from .grading import Grader
+from .reports import results_json, write_atomic
+from .rubric import load_rubric
+from .submissions import Submission
+
+SETUP = """#!/usr/bin/env bash
+# Gradescope runs this once when the autograder is built: install the kit (Python 3.10+).
+set -euo pipefail
+if ! command -v python3 >/dev/null || ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+  apt-get update -qq && apt-get install -y -qq python3 python3-pip python3-venv
+fi
+python3 -m pip install -q --upgrade pip || true
+python3 -m pip install -q /autograder/source
+"""
+
+RUN = """#!/usr/bin/env bash
+# Gradescope runs this for each submission: grade /autograder/submission into
+# /autograder/results/results.json. AUTOGRADER_ROOT (default /autograder) lets it run elsewhere.
+set -euo pipefail
+ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
+cd "$ROOT/source"
+exec "${{ABKIT_PYTHON:-python3}}" -m grader.gradescope "$ROOT" {lang}
+"""
+
+#: what the bundle carries of the kit: (folder, pattern); hidden fixtures included, exercises not
+CONTENTS = (("abkit", "**/*.py"), ("abkit/messages", "*/*.yaml"), ("grader", "**/*.py"), ("grader", "*.yaml"),
+            ("solutions", "*.py"), ("fixtures/public", "*.yaml"), ("fixtures/hidden", "*.yaml"))
+
+
+def export_bundle(out: Path, rubric_path: Path | None = None, lang: str = "en") -> list[str]:
+    """Write the autograder zip to ``out`` (the rubric checked first); returns the names it holds."""
+    rubric = load_rubric(rubric_path)
+    files: dict[str, bytes] = {}
+    for folder, pattern in CONTENTS:
+        for path in sorted((KIT_ROOT / folder).glob(pattern)):
+            if "__pycache__" not in path.parts and path.is_file():
+                files[path.relative_to(KIT_ROOT).as_posix()] = path.read_bytes()
+    files["grader/rubric.yaml"] = rubric.text.encode("utf-8")
+    for name in ("pyproject.toml", "README.md"):
+        files[name] = (KIT_ROOT / name).read_bytes()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as bundle:
+        for name, mode, data in (("setup.sh", 0o755, SETUP.encode()),
+                                 ("run_autograder", 0o755, RUN.format(lang=lang).encode())):
+            info = zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0))
+            info.external_attr = (0o100000 | mode) << 16
+            bundle.writestr(info, data)
+        for name, data in sorted(files.items()):
+            bundle.writestr(zipfile.ZipInfo(name, date_time=(2024, 1, 1, 0, 0, 0)), data)
+    return ["setup.sh", "run_autograder", *sorted(files)]
+
+
+def student_id(root: Path) -> str:
+    """The student's id from Gradescope's ``submission_metadata.json`` (it seeds the random trees), else ``submission``."""
+    try:
+        users = json.loads((root / "submission_metadata.json").read_text(encoding="utf-8"))["users"]
+        return str(users[0].get("email") or users[0].get("id") or users[0]["name"])
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
+        return "submission"
+
+
+def run_autograder(root: Path, lang: str = "en", seed: int = 0) -> dict:
+    """Grade ``root/submission`` with the bundled rubric; write and return ``root/results/results.json``."""
+    rubric = load_rubric()
+    grader = Grader(rubric, seed, lang)
+    with tempfile.TemporaryDirectory(prefix="abkit-gs-") as work:
+        grade = grader.grade(Submission(student_id(root), root / "submission"), Path(work))
+    results = results_json(grade, rubric, lang)
+    write_atomic(root / "results" / "results.json", json.dumps(results, ensure_ascii=False, indent=1) + "\n")
+    return results
+
+
+def main(argv: list[str]) -> int:
+    """``python -m grader.gradescope [ROOT] [LANG]``, as ``run_autograder`` calls it."""
+    root = Path(argv[1]) if len(argv) > 1 else Path("/autograder")
+    run_autograder(root, argv[2] if len(argv) > 2 else "en")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

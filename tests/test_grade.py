@@ -1,0 +1,164 @@
+"""``abkit grade`` on the bundled example class: every row, the right statuses, marks, named mistakes, reproducibility."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from abkit.loading import KIT_ROOT
+
+EXAMPLES = KIT_ROOT / "examples" / "submissions"
+#: student -> (status, full marks, named mistakes): what the example class is built to show
+EXPECTED = {
+    "alice": ("ok", True, ""),
+    "bob": ("ok", True, ""),
+    "carol": ("ok", False, "minimax_v_zero no_pass_down"),
+    "dave": ("ok", False, "equality_rule"),
+    "erin": ("crashed", False, ""),
+    "frank": ("timeout", False, ""),
+    "grace": ("invalid", False, ""),
+    "heidi": ("ok", False, "fail_hard"),
+}
+GRADESCOPE_KEYS = {"score", "tests", "output", "visibility"}
+TEST_KEYS = {"name", "score", "max_score", "status", "output", "visibility"}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """The example class graded once (in-process CLI), and the folder it wrote."""
+    from grader.cli import main
+
+    out = tmp_path_factory.mktemp("grades")
+    status = main(["grade", str(EXAMPLES), "--out", str(out), "-j", "4", "--timeout", "1.5", "--lang", "en"])
+    return status, out
+
+
+def rows(out: Path) -> list[dict]:
+    with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_the_example_class_gets_every_row_with_the_right_status_marks_and_mistakes(graded):
+    status, out = graded
+    assert status == 0
+    table = rows(out)
+    assert [r["student"] for r in table] == sorted(EXPECTED)
+    for row in table:
+        want_status, full, mistakes = EXPECTED[row["student"]]
+        assert row["status"] == want_status, row
+        assert (row["score"] == row["max_score"]) is full, row
+        assert row["mistakes"] == mistakes, row
+    header = list(table[0])
+    assert header[:4] == ["student", "status", "score", "max_score"] and {"minimax", "alphabeta"} <= set(header)
+
+
+def test_results_are_in_the_gradescope_format_and_add_up(graded):
+    _, out = graded
+    for student in EXPECTED:
+        results = json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+        assert GRADESCOPE_KEYS <= set(results)
+        assert all(set(test) == TEST_KEYS for test in results["tests"])
+        assert {test["status"] for test in results["tests"]} <= {"passed", "failed"}
+        assert results["score"] == pytest.approx(sum(test["score"] for test in results["tests"]), abs=0.05)
+        assert results["extra_data"]["seed"] and results["extra_data"]["rule"] == "aima"
+        assert (out / student / "feedback.md").read_text(encoding="utf-8").startswith(f"# Feedback for {student}")
+
+
+def test_feedback_names_the_mistake_and_the_pseudocode_line(graded):
+    _, out = graded
+    text = (out / "carol" / "feedback.md").read_text(encoding="utf-8")
+    assert "Named mistake: α and β are not passed down" in text
+    assert "`v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))`" in text
+    assert "minimax: v starts at 0" in text
+    assert "First difference:" in text and "```" in text  # the compare findings and a drawn tree
+
+
+def test_statuses_explain_themselves(graded):
+    _, out = graded
+    erin = (out / "erin" / "feedback.md").read_text(encoding="utf-8")
+    assert "could not be loaded: SyntaxError" in erin and "exit status 3" in erin
+    frank = (out / "frank" / "feedback.md").read_text(encoding="utf-8")
+    assert "stopped after 1.5 s" in frank and "were not run" in frank
+    assert "no gradable file found" in (out / "grace" / "feedback.md").read_text(encoding="utf-8")
+    assert "skipped archive entry ../escape.py" in (out / "heidi" / "feedback.md").read_text(encoding="utf-8")
+    assert "ignored Assignment 3 - alice_1001/hw3/old/alphabeta.py" in \
+        (out / "alice" / "feedback.md").read_text(encoding="utf-8")
+
+
+def test_the_summary_has_a_histogram_and_the_common_mistakes(graded):
+    _, out = graded
+    summary = (out / "summary.md").read_text(encoding="utf-8")
+    assert "8 students: ok 5, timeout 1, crashed 1, invalid 1." in summary
+    assert "![Histogram of the scores](histogram.svg)" in summary
+    assert "| α and β are not passed down | 1 |" in summary
+    svg = (out / "histogram.svg").read_text(encoding="utf-8")
+    assert svg.startswith("<svg") and svg.count("<rect") == 10
+
+
+def test_a_rerun_resumes_and_a_forced_rerun_gives_identical_results(graded, abkit, tmp_path):
+    _, out = graded
+    copy = tmp_path / "again"
+    shutil.copytree(out, copy)
+    run = abkit("grade", EXAMPLES, "--out", copy, "--lang", "en", "--timeout", "1.5")
+    assert run.status == 0 and "(0 graded now, 8 kept from an earlier run)" in run.out
+    run = abkit("grade", EXAMPLES, "--out", copy, "--lang", "en", "--timeout", "1.5", "--force", "-j", "4")
+    assert run.status == 0 and "(8 graded now, 0 kept" in run.out
+    for student in EXPECTED:
+        assert (copy / student / "results.json").read_bytes() == (out / student / "results.json").read_bytes()
+    assert (copy / "grades.csv").read_bytes() == (out / "grades.csv").read_bytes()
+
+
+def test_one_student_is_regraded_alone(graded, abkit, tmp_path):
+    _, out = graded
+    copy = tmp_path / "one"
+    shutil.copytree(out, copy)
+    (copy / "dave" / "results.json").unlink()
+    run = abkit("grade", EXAMPLES, "--out", copy, "--student", "dave", "--lang", "en")
+    assert run.status == 0 and "(1 graded now, 0 kept" in run.out
+    assert "[1/1] dave: ok" in run.out  # not a terminal: plain lines
+    assert rows(copy) == rows(out)
+
+
+def test_another_seed_gives_other_random_trees(tmp_path):
+    from grader.grading import Grader
+    from grader.rubric import load_rubric
+
+    grader = Grader(load_rubric(), seed=1)
+    other = Grader(load_rubric(), seed=2)
+    assert grader.tests_for("alice")["alphabeta"][-1].tree != other.tests_for("alice")["alphabeta"][-1].tree
+    assert grader.tests_for("alice")["alphabeta"][0] == other.tests_for("alice")["alphabeta"][0]  # fixtures are shared
+
+
+@pytest.mark.parametrize("args, message", [
+    (["no/such/folder"], "the submissions folder no/such/folder does not exist"),
+    ([str(EXAMPLES), "--student", "zoe"], "there is no submission for student zoe"),
+    ([str(EXAMPLES), "-j", "0"], "-j must be at least 1"),
+])
+def test_instructor_errors_exit_2_with_a_message(abkit, tmp_path, args, message):
+    run = abkit("grade", *args, "--out", tmp_path / "out", "--lang", "en")
+    assert run.status == 2 and message in run.err and "Traceback" not in run.err
+
+
+def test_an_empty_folder_is_an_instructor_error(abkit, tmp_path):
+    (tmp_path / "class").mkdir()
+    run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "ko")
+    assert run.status == 2 and "제출물이 없습니다" in run.err
+
+
+def test_progress_draws_a_bar_with_an_eta_on_a_terminal():
+    import io
+
+    from grader.batch import Progress
+    from grader.grading import StudentGrade
+
+    stream = io.StringIO()
+    progress = Progress(stream, "en", tty=True)
+    grade = StudentGrade("alice", "ok", 20, 20, 1, {})
+    progress(1, 2, grade)
+    progress(2, 2, grade)
+    text = stream.getvalue()
+    assert "\r" in text and "1/2  ETA 0:00  alice" in text and text.endswith("\n") and "█" in text

@@ -1,0 +1,215 @@
+"""Untrusted submissions cost only their own points; rubric errors; archives; the Gradescope bundle."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from abkit.loading import SOLUTIONS
+from grader.batch import grade_batch
+from grader.rubric import load_rubric
+from grader.submissions import Submission, _safe_name, find_submissions, unpack
+from tests.test_grade import EXAMPLES
+
+REFERENCE = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
+SEARCH = "def alpha_beta_search(game, state):\n"
+#: student -> what their alphabeta.py does besides (or instead of) searching
+ADVERSARIES = {
+    "exits": REFERENCE.replace("    if game.terminal_test(state):\n        return game.utility(state)\n    v = -math.inf",
+                               "    import sys\n    sys.exit(0)\n    v = -math.inf", 1),
+    "forges": REFERENCE.replace(SEARCH, SEARCH + "    import os, sys\n"
+                                "    print('\\x00\\x00\\x00\\x0f{\"loaded\": true}')\n"
+                                "    os.write(1, b'{\"score\": 100}')\n    return 'A'\n"),
+    "patches": REFERENCE.replace(SEARCH, SEARCH + "    type(game).utility = lambda self, s: 100\n"),
+    "recurses": REFERENCE.replace("v = max(v, min_value(game, game.result(state, a), alpha, beta))",
+                                  "v = max(v, max_value(game, state, alpha, beta))"),
+    "prints": REFERENCE.replace(SEARCH, SEARCH + "    print('x' * 100000)\n"),
+    "hogs": REFERENCE.replace(SEARCH, SEARCH + "    hoard = bytearray(8 * 1024 ** 3)\n"),
+    "exits_at_import": "raise SystemExit(1)\n",
+    "not_started": "".join(f"def {f}(*args):\n    raise NotImplementedError\n"
+                           for f in ("alpha_beta_search", "max_value", "min_value")),
+    "renamed": REFERENCE.replace("def max_value(", "def maximum_value("),
+}
+
+
+@pytest.fixture(scope="module")
+def adversaries(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("adversaries")
+    for name, source in ADVERSARIES.items():
+        (folder / name).mkdir()
+        (folder / name / "alphabeta.py").write_text(source, encoding="utf-8")
+    (folder / "broken.zip").write_bytes(b"PK\x03\x04 this is not really an archive")
+    (folder / "linked").mkdir()
+    (folder / "linked" / "alphabeta.py").symlink_to(SOLUTIONS / "alphabeta.py")
+    out = tmp_path_factory.mktemp("out")
+    result = grade_batch(folder, out, load_rubric(), jobs=4)
+    return {r["extra_data"]["student"]: r for r in result.rows}, out
+
+
+def alphabeta(results: dict) -> dict:
+    return results["extra_data"]["exercises"]["alphabeta"]
+
+
+def test_every_adversary_is_graded_and_the_batch_goes_on(adversaries):
+    rows, _ = adversaries
+    assert sorted(rows) == sorted([*ADVERSARIES, "broken", "linked"])
+    status = {name: r["extra_data"]["status"] for name, r in rows.items()}
+    assert status == {"exits": "ok", "forges": "ok", "patches": "ok", "recurses": "ok", "prints": "ok", "hogs": "ok",
+                      "exits_at_import": "crashed", "not_started": "ok", "renamed": "ok", "broken": "invalid",
+                      "linked": "invalid"}
+
+
+@pytest.mark.parametrize("name", ["exits", "forges", "patches", "recurses", "hogs", "exits_at_import", "not_started",
+                                  "renamed", "broken", "linked"])
+def test_misbehaving_code_earns_no_alpha_beta_points_it_did_not_deserve(adversaries, name):
+    rows, _ = adversaries
+    grade = alphabeta(rows[name])
+    assert grade["score"] < 0.5 * grade["max_score"], grade
+
+
+def test_printing_a_lot_costs_nothing(adversaries):
+    rows, _ = adversaries
+    assert alphabeta(rows["prints"])["score"] == alphabeta(rows["prints"])["max_score"]
+
+
+@pytest.mark.parametrize("name, words", [
+    ("patches", "changed the game object"),
+    ("exits", "SystemExit"),
+    ("recurses", "RecursionError"),
+    ("hogs", "MemoryError"),
+    ("not_started", "still raises NotImplementedError"),
+    ("renamed", "max_value is missing from alphabeta.py"),
+    ("exits_at_import", "could not be loaded: SystemExit: 1"),
+    ("broken", "the archive could not be read"),
+    ("linked", "skipped alphabeta.py: links are not graded"),
+])
+def test_each_misbehaviour_is_explained_in_the_feedback(adversaries, name, words):
+    _, out = adversaries
+    assert words in (out / name / "feedback.md").read_text(encoding="utf-8")
+
+
+# -- the rubric -------------------------------------------------------------------
+
+POINTS = "exercises: {minimax: {values: 1}}\n"
+
+
+@pytest.mark.parametrize("text, line, words", [
+    ("exercises:\n  minimax:\n    vaules: 3\n", 3, "unknown key 'vaules' in minimax"),
+    ("rule: strict\n" + POINTS, 1, "rule cannot be 'strict'; choose from: aima, cs188"),
+    ("exercises: {minimax: {values: -1}}\n", 1, "points cannot be negative"),
+    (POINTS + "random_trees: {count: 2, branching: 6, depth: 6}\n", 2, "46656 leaves per tree is too many"),
+    ("exercises: [1, 2]\n", 1, "exercises must be a mapping"),
+    ("rule: aima\n", 1, "the rubric needs 'exercises:'"),
+    ("exercises: {chess: {values: 1}}\n", 1, "unknown key 'chess' in exercises"),
+    ("exercises:\n  minimax: {values: 0}\n", 2, "no exercise is worth any points"),
+    ("exercises: {}\n", 1, "lists no exercise"),
+    (POINTS + "fixtures: [public, secret]\n", 2, "fixtures cannot be"),
+    (POINTS + "visibility: {hidden: never}\n", 2, "hidden cannot be 'never'"),
+    (POINTS + "direct_tests: 1.5\n", 2, "expected a whole number from 0 to 200"),
+    (POINTS + "random_trees: {min: 5, max: 1}\n", 2, "min (5) is above max (1)"),
+    (POINTS + "colour: red\n", 2, "unknown key 'colour' in rubric"),
+    ("exercises:\n  minimax: [\n", 3, "not valid YAML"),
+])
+def test_a_bad_rubric_is_an_instructor_error_naming_the_line(abkit, tmp_path, text, line, words):
+    rubric = tmp_path / "rubric.yaml"
+    rubric.write_text(text, encoding="utf-8")
+    run = abkit("grade", EXAMPLES, "--out", tmp_path / "out", "--rubric", rubric, "--lang", "en")
+    assert run.status == 2 and run.err.startswith(f"{rubric}:{line}: ") and words in run.err, run.err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_missing_rubric_is_reported(abkit, tmp_path):
+    run = abkit("export", "gradescope", "--out", tmp_path / "a.zip", "--rubric", tmp_path / "none.yaml")
+    assert run.status == 2 and "the rubric cannot be read" in run.err
+
+
+def test_a_narrow_rubric_grades_only_what_it_lists(tmp_path):
+    from grader.grading import Grader
+    rubric_path = tmp_path / "rubric.yaml"
+    rubric_path.write_text("fixtures: [hidden]\nrandom_trees: {count: 0}\ndirect_tests: 3\n"
+                           "exercises: {alphabeta: {pruning: 2.5}}\n", encoding="utf-8")
+    grader = Grader(load_rubric(rubric_path))
+    assert all(test.source == "hidden" for test in grader.tests_for("x")["alphabeta"])
+    (tmp_path / "s").mkdir()
+    (tmp_path / "s" / "alphabeta.py").write_text(REFERENCE, encoding="utf-8")
+    grade = grader.grade(Submission("s", tmp_path / "s"))
+    assert (grade.status, grade.score, grade.max_score) == ("ok", 2.5, 2.5)
+
+
+# -- archives ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, safe", [
+    ("a/b.py", "a/b.py"), ("./a/./b.py", "a/b.py"), ("../b.py", None), ("a/../../b.py", None),
+    ("/etc/b.py", None), ("C:/b.py", None), ("a\\..\\b.py", None),
+])
+def test_archive_entries_that_would_leave_the_folder_are_refused(name, safe):
+    assert _safe_name(name) == safe
+
+
+def test_an_archive_keeps_only_its_python_files_and_skips_links(tmp_path):
+    archive = tmp_path / "x.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("x/alphabeta.py", "A = 1\n")
+        z.writestr("x/report.pdf", "%PDF")
+        link = zipfile.ZipInfo("x/link.py")
+        link.external_attr = (0o120777) << 16
+        z.writestr(link, "/etc/passwd")
+    unpacked = unpack(Submission("x", archive), tmp_path / "out")
+    assert unpacked.files == ["x/alphabeta.py"]
+    assert [m.params["name"] for m in unpacked.skipped] == ["x/link.py"]
+
+
+def test_hidden_entries_and_stray_files_are_not_students(tmp_path):
+    for name in (".DS_Store", "__MACOSX", "notes.txt"):
+        (tmp_path / name).mkdir() if name == "__MACOSX" else (tmp_path / name).write_text("")
+    (tmp_path / "amy").mkdir()
+    assert [s.student for s in find_submissions(tmp_path)] == ["amy"]
+
+
+@pytest.mark.parametrize("name", ["grader.submissions", "grader.grading"])
+def test_doctests(name):
+    result = doctest.testmod(importlib.import_module(name))
+    assert result.failed == 0 and result.attempted > 0
+
+
+# -- Gradescope ---------------------------------------------------------------------
+
+def test_the_gradescope_bundle_runs_like_on_gradescope(abkit, tmp_path):
+    bundle = tmp_path / "autograder.zip"
+    run = abkit("export", "gradescope", "--out", bundle, "--lang", "en")
+    assert run.status == 0 and "wrote" in run.out
+    root = tmp_path / "autograder"  # laid out as Gradescope's /autograder
+    with zipfile.ZipFile(bundle) as z:
+        names = z.namelist()
+        z.extractall(root / "source")
+    assert {"setup.sh", "run_autograder", "grader/child.py", "solutions/alphabeta.py", "grader/rubric.yaml"} <= set(names)
+    assert any(n.startswith("fixtures/hidden/") for n in names) and not any(n.startswith("exercises/") for n in names)
+    (root / "submission" / "nested").mkdir(parents=True)
+    for path in (EXAMPLES / "carol" / "hw3").glob("*.py"):
+        (root / "submission" / "nested" / path.name).write_bytes(path.read_bytes())
+    (root / "submission_metadata.json").write_text(json.dumps({"users": [{"email": "carol@example.edu"}]}))
+    env = {**os.environ, "AUTOGRADER_ROOT": str(root), "ABKIT_PYTHON": sys.executable}
+    done = subprocess.run(["bash", str(root / "source" / "run_autograder")], env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert 0 < results["score"] < 20 and results["tests"]
+    assert "Named mistake: α and β are not passed down" in results["output"]
+
+
+def test_run_autograder_in_process_without_metadata(tmp_path):
+    from grader.gradescope import main, student_id
+
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission" / "alphabeta.py").write_text(REFERENCE, encoding="utf-8")
+    assert student_id(tmp_path) == "submission"
+    assert main(["run_autograder", str(tmp_path), "ko"]) == 0
+    results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results["score"] == 10 and "점수 10 / 20" in results["output"]
