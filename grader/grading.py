@@ -18,6 +18,7 @@ A category's points are shared equally by its tests. Nothing here writes files.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import random
 import shutil
@@ -25,6 +26,7 @@ import tempfile
 import threading
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from abkit import __version__
@@ -72,13 +74,14 @@ class Test:
     def categories(self) -> tuple[str, ...]:
         return ("direct",) if self.function else SEARCH_CATEGORIES
 
-    def request(self) -> dict:
-        """What the child is sent: the game to search and how to call the student's code, nothing else."""
+    @cached_property
+    def request(self) -> bytes:
+        """What the child is sent (JSON): the game to search and how to call the student's code, nothing else."""
         message = {"op": "call" if self.function else "search", "exercise": self.exercise,
                    "algorithm": self.algorithm, "tree": tree_to_data(self.tree), "state": self.state}
         if self.function:
             message.update(function=self.function, window=list(self.window))
-        return message
+        return json.dumps(message, ensure_ascii=False).encode("utf-8")
 
     def run_in_process(self, module) -> Trace:
         """This test's trace for a trusted module (the reference, a mutant)."""
@@ -98,8 +101,12 @@ class TestGrade:
     passed: dict[str, bool]
     score: float = 0.0
     max_score: float = 0.0
-    signature: tuple | None = None
     not_run: bool = False
+
+    @property
+    def signature(self) -> tuple | None:
+        """What the student's search did, comparable with a mutant's (``None``: it never reported)."""
+        return signature(self.result.student) if self.result.student is not None else None
 
 
 @dataclass
@@ -317,7 +324,7 @@ class Grader:
                 return True
             grade.functions = reply.get("functions", [])
             for test in tests:
-                grade.replies[test.id] = sandbox.request(test.request())
+                grade.replies[test.id] = sandbox.request(test.request)
         except TimedOut:
             grade.status = "timeout"
             grade.note = t("grade.note.timeout", self.lang, seconds=_fmt(self.limits.test_seconds))
@@ -372,19 +379,20 @@ class Grader:
         expected = self.expected(test)
         student = Trace.from_dict(reply["trace"])
         result = TestResult(test.exercise, test.id, test.title, student=student, tree=test.tree, expected=expected,
-                            prune_on_equality=self.rule, traceback=_relative(reply.get("traceback", []), workspace))
-        result.findings = compare(student, expected, test.tree, self.rule)
+                            prune_on_equality=self.rule,
+                            traceback=_relative(reply["traceback"], workspace) if reply.get("traceback") else [])
         tampered = bool(reply.get("tampered"))
-        if tampered:
-            result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
         if student.error is not None:
             result.status, result.detail = _error_status(test, student, grade)
-            return TestGrade(test, result, {c: False for c in test.categories}, signature=signature(student))
-        passed = {c: not tampered and _passes(c, student, expected) for c in test.categories}
-        result.status = "passed" if all(passed.values()) else "failed"
-        if result.passed:
-            result.findings = []
-        return TestGrade(test, result, passed, signature=signature(student))
+            passed = {c: False for c in test.categories}
+        else:
+            passed = {c: not tampered and _passes(c, student, expected) for c in test.categories}
+            result.status = "passed" if all(passed.values()) else "failed"
+        if not result.passed:
+            result.findings = compare(student, expected, test.tree, self.rule)
+            if tampered:
+                result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
+        return TestGrade(test, result, passed)
 
     # -- named mistakes -----------------------------------------------------------
 

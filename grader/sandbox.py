@@ -98,14 +98,11 @@ class Sandbox:
         os.close(request_read)
         os.close(reply_write)
 
-    def request(self, message: dict) -> dict:
-        """Send ``message`` and return the child's reply; :class:`TimedOut` or :class:`Died` otherwise."""
+    def request(self, message: dict | bytes) -> dict:
+        """Send ``message`` (or its JSON, encoded) and return the reply; :class:`TimedOut` or :class:`Died` otherwise."""
         limit = min(time.monotonic() + self.limits.test_seconds, self.deadline)
-        body = json.dumps(message, ensure_ascii=False).encode("utf-8")
-        try:
-            os.write(self._request, HEADER.pack(len(body)) + body)  # small requests: one write fits the pipe
-        except OSError:
-            raise self._died() from None
+        body = message if isinstance(message, bytes) else json.dumps(message, ensure_ascii=False).encode("utf-8")
+        self._write(HEADER.pack(len(body)) + body, limit)
         head = self._read(HEADER.size, limit)
         size = HEADER.unpack(head)[0]
         if size > MAX_REPLY:
@@ -114,6 +111,18 @@ class Sandbox:
             return json.loads(self._read(size, limit))
         except ValueError:
             raise self._died() from None
+
+    def _write(self, data: bytes, limit: float) -> None:
+        """Write to the request pipe without ever blocking past ``limit`` (a pipe takes PIPE_BUF bytes when writable)."""
+        while data:
+            remaining = limit - time.monotonic()
+            if remaining <= 0 or not select.select([], [self._request], [], remaining)[1]:
+                self.kill()
+                raise TimedOut()
+            try:
+                data = data[os.write(self._request, data[:select.PIPE_BUF]):]
+            except OSError:
+                raise self._died() from None
 
     def _read(self, size: int, limit: float) -> bytes:
         chunks, left = [], size
@@ -155,9 +164,10 @@ class Sandbox:
         """Say goodbye, give the child a moment to leave, then make sure it is gone; close the pipes."""
         if self.process is not None and self.process.returncode is None:
             bye = json.dumps({"op": "bye"}).encode()
-            try:
+            try:  # the child answers "bye" by exiting, which closes its end of the reply pipe
                 os.write(self._request, HEADER.pack(len(bye)) + bye)
-                self.process.wait(timeout=0.5)
+                if select.select([self._reply], [], [], 0.5)[0] and not os.read(self._reply, 1):
+                    self.process.wait(timeout=0.5)
             except (OSError, subprocess.TimeoutExpired):
                 pass
         if self.process is not None:
