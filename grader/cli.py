@@ -15,10 +15,10 @@ import sys
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import check, fixtures, grade, handouts, hint, lab, release, stubs, trace, watch
+from .commands import check, export, fixtures, grade, handouts, hint, lab, release, stubs, trace, watch
 from .errors import UsageError
 
-COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, stubs, release, lab)
+COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, export, stubs, release, lab)
 
 
 def _lang_from(argv: list[str]) -> str:
