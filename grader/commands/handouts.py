@@ -7,8 +7,8 @@ from pathlib import Path
 from abkit.i18n import t
 
 from ..errors import UsageError
-from ..handouts import build, parse_langs, read_students
-from ..handouts.words import review, stamp
+
+# The builder (jinja2, typst) is imported when a handouts command runs, not when abkit starts.
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -33,6 +33,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run_build(args) -> int:
+    from ..handouts import build, parse_langs, read_students
+
     langs = parse_langs(args.langs)
     formats = tuple(dict.fromkeys(f.strip() for f in args.formats.split(",") if f.strip()))
     if not formats or set(formats) - {"pdf", "html"}:
@@ -46,6 +48,8 @@ def run_build(args) -> int:
 
 
 def run_review(args) -> int:
+    from ..handouts.words import review, stamp
+
     if args.stamp or args.stamp_all:
         keys = list(args.stamp) or review().stale
         for key in stamp(keys):

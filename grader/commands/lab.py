@@ -7,7 +7,6 @@ from pathlib import Path
 from abkit.i18n import t
 
 from ..errors import UsageError
-from ..ordering_lab import measure, plot_svg, table
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -22,6 +21,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
+    from ..ordering_lab import measure, plot_svg, table  # the reference solutions load only when the lab runs
+
     if not (2 <= args.branching <= 8 and 1 <= args.max_depth <= 10 and 1 <= args.seeds <= 200) \
             or args.branching ** args.max_depth > 200_000:
         raise UsageError("lab.too_big")
