@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import _thread
 import math
+import os
 import re
+import sys
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +28,7 @@ from types import ModuleType
 from abkit.expected import expected_trace
 from abkit.fixture import Fixture, fixture_paths, load_fixture
 from abkit.game import MAX
-from abkit.i18n import Message
+from abkit.i18n import Message, default_lang, t
 from abkit.loading import HIDDEN_FIXTURES, load_module
 from abkit.trace import Call, Trace, traced_search
 
@@ -124,17 +126,29 @@ class Watchdog:
     """Interrupts the main thread after ``seconds``: a student's endless loop becomes a timeout.
 
     Use as a context manager around the student's code and catch ``KeyboardInterrupt``;
-    ``fired`` tells a timeout from the user's Ctrl-C.
+    ``fired`` tells a timeout from the user's Ctrl-C. Code that swallows the
+    interrupt (a bare ``except:`` in a loop) is stopped for good ``grace`` seconds
+    later: a message, and the process exits with status 1.
     """
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self, seconds: float, grace: float = 3.0) -> None:
         self.seconds = seconds
+        self.grace = grace
         self.fired = False
         self._timer: threading.Timer | None = None
+        self._hard: threading.Timer | None = None
 
     def _fire(self) -> None:
         self.fired = True
+        self._hard = threading.Timer(self.grace, self._kill)
+        self._hard.daemon = True
+        self._hard.start()
         _thread.interrupt_main()
+
+    def _kill(self) -> None:
+        sys.stderr.write(t("check.watchdog_kill", default_lang(), seconds=_seconds(self.seconds + self.grace)) + "\n")
+        sys.stderr.flush()
+        os._exit(1)
 
     def __enter__(self) -> "Watchdog":
         if threading.current_thread() is threading.main_thread():
@@ -144,8 +158,9 @@ class Watchdog:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
+        for timer in (self._timer, self._hard):
+            if timer is not None:
+                timer.cancel()
 
 
 def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student:

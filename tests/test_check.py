@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import types
 
 import pytest
@@ -247,3 +249,14 @@ def test_plain_pytest_on_exercises_reports_check_feedback():
     assert proc.returncode == 1 and "exercises/minimax.py::aima-fig-5-2" in proc.stdout
     assert "Not started yet: minimax_decision still raises NotImplementedError" in proc.stdout
     assert "Traceback" not in proc.stdout
+
+
+def test_a_loop_that_swallows_the_stop_is_ended_for_good(student):
+    # A bare except inside an endless loop catches the watchdog's interrupt; the second stage exits.
+    swallowing = "while True:\n    try:\n        pass\n    except BaseException:\n        pass\n"
+    info = INFO.replace("time_limit: 2", "time_limit: 0.05")
+    folder = student(minimax=swallowing, info=info)
+    proc = subprocess.run([sys.executable, "-m", "grader", "check", "minimax", "--exercises", str(folder), "--lang", "en"],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 1
+    assert "ignored the request to stop" in proc.stderr and "Traceback" not in proc.stderr
