@@ -35,6 +35,7 @@ def cold_build(out: Path) -> list[Path]:
     """A build with every cache emptied, as a fresh ``abkit handouts build`` process starts."""
     content._TRACES.clear()
     content.exercise_tree.cache_clear()
+    content.game_trace.cache_clear()
     return build(["ko", "en"], out)
 
 

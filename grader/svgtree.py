@@ -1,11 +1,15 @@
 """A search trace drawn as an SVG game tree, the way the textbook draws one.
 
-MAX nodes are upward triangles, MIN nodes downward triangles, leaves squares
+MAX nodes are upward triangles, MIN nodes downward triangles, CHANCE nodes
+circles (the edge into each outcome carries its probability), leaves squares
 holding their utility. From the trace come the visit-order numbers, the α/β
-window each node was entered with, each node's returned value, and the cut-offs:
-an edge to a child that was never generated is crossed with an X and the
-subtree below it is greyed. Because the drawing reads the same :class:`Trace`
-the grader compares against, a figure cannot disagree with the grader.
+window each node was entered with, each node's returned value (a chance node's
+expected value), and the cut-offs: an edge to a child that was never generated
+is crossed with an X and the subtree below it is greyed. A node a depth-limited
+search estimated with EVAL is drawn with a dashed outline and ``EVAL = v``; what
+lies below it, beyond the depth limit (a dashed line), is drawn faint and dotted,
+never as pruned. Because the drawing reads the same :class:`Trace` the grader
+compares against, a figure cannot disagree with the grader.
 
 Pure Python, no graphviz; the same SVG text goes into the HTML and the PDF.
 
@@ -17,10 +21,12 @@ True
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from html import escape
 
-from abkit.game import MAX
+from abkit.game import CHANCE, MAX
 from abkit.trace import Trace
 from abkit.tree import Tree, TreeGame
 
@@ -47,6 +53,13 @@ class Style:
     grey_fill: str = "#eeeeee"
     best: str = "#c0392b"
     order_fill: str = "#2c5d8f"
+    faint: str = "#c4c4c4"
+    horizon: str = "#2c5d8f"
+
+
+#: a narrower, taller figure for trees with many leaves (the default spacing would shrink it too much in
+#: print); the taller levels make wide fans steep enough for labels on their edges
+COMPACT = Style(leaf_gap=34, level=80)
 
 
 STYLE = Style()
@@ -75,6 +88,8 @@ class Show:
 ANSWER = Show(best_path=True)
 MINIMAX = Show(windows=False, cuts=False, best_path=True)
 BLANK = Show(values=False, windows=False, order=False, cuts=False, blank=True)
+#: values and the best path only (trees too large for visit numbers, such as expectiminimax's)
+VALUES = Show(windows=False, order=False, cuts=False, best_path=True)
 
 
 def layout(tree: Tree, style: Style = STYLE) -> dict[str, tuple[float, float]]:
@@ -107,6 +122,38 @@ def skipped(tree: Tree, trace: Trace | None) -> tuple[list[str], set[str]]:
     return roots, grey
 
 
+def estimated(tree: Tree, trace: Trace | None) -> set[str]:
+    """Internal nodes the search valued with EVAL at its depth limit (evaluated, yet not leaves)."""
+    if trace is None:
+        return set()
+    return {n for n in trace.evaluated if n in tree.children}
+
+
+def beyond(tree: Tree, horizon: set[str]) -> set[str]:
+    """Every node strictly below a node of ``horizon``: what a depth-limited search never meant to look at."""
+    return {n for node in horizon for n in tree.preorder(node) if n != node}
+
+
+def short(value: float | None) -> str:
+    """A value short enough for a node shape: at most two decimals.
+
+    >>> short(22 / 6), short(3.0), short(-math.inf)
+    ('3.67', '3', '-∞')
+    """
+    if isinstance(value, float) and math.isfinite(value) and not value.is_integer():
+        return fmt(round(value, 2))
+    return fmt(value)
+
+
+def probability_text(p: float) -> str:
+    """A probability as the fraction a textbook writes.
+
+    >>> probability_text(1 / 6), probability_text(0.5), probability_text(1.0)
+    ('1/6', '1/2', '1')
+    """
+    return str(Fraction(p).limit_denominator(100))
+
+
 def best_path(tree: Tree, trace: Trace | None) -> list[str]:
     """The principal variation: from the root, the first child whose returned value is its parent's."""
     if trace is None or trace.value is None:
@@ -130,6 +177,8 @@ def render_svg(tree: Tree, trace: Trace | None = None, show: Show = BLANK, style
     players = TreeGame(tree)._players
     calls = first_calls(trace)
     pruned, grey = skipped(tree, trace) if show.cuts else ([], set())
+    horizon = estimated(tree, trace)
+    faint = beyond(tree, horizon) - grey
     path = best_path(tree, trace) if show.best_path else []
     on_path = set(zip(path, path[1:]))
     width = max(x for x, _ in xy.values()) + style.label_room + style.margin + 10
@@ -137,30 +186,72 @@ def render_svg(tree: Tree, trace: Trace | None = None, show: Show = BLANK, style
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tree" id="{escape(figure_id)}" '
              f'width="{width:.0f}" height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" '
              f'font-family="{style.font}" font-size="12">']
+    if horizon:
+        parts.append(_horizon_line(max(xy[n][1] for n in horizon), width, style))
     for parent, kids in tree.children.items():
         for child in kids:
             parts.append(_edge(xy, parent, child, players, style, child in grey,
-                               (parent, child) in on_path, child in pruned))
+                               (parent, child) in on_path, child in pruned, child in faint))
+            if players[parent] == CHANCE:
+                parts.append(_probability(xy, parent, child, tree.probabilities.get(child), players, style,
+                                          child in grey or child in faint))
     for node in tree.preorder():
         call = trace.calls[calls[node]] if node in calls else None
-        parts.append(_node(tree, node, xy[node], players[node], call, show, style, node in grey))
+        parts.append(_node(tree, node, xy[node], players[node], call, show, style, node in grey,
+                           node in faint, node in horizon))
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _horizon_line(y_limit: float, width: float, style: Style) -> str:
+    """The depth limit: a dashed line half a level below the nodes EVAL valued."""
+    y = y_limit + style.level / 2
+    return (f'<line class="horizon" x1="{style.margin / 2:.1f}" y1="{y:.1f}" x2="{width - style.margin / 2:.1f}" '
+            f'y2="{y:.1f}" stroke="{style.horizon}" stroke-width="1" stroke-dasharray="7 4" opacity="0.7"/>')
+
+
+def _probability(xy, parent: str, child: str, p: float | None, players, style: Style, faded: bool) -> str:
+    """The probability of the outcome ``child`` of a CHANCE node, on the middle of the edge into it.
+
+    Written on a white ground that hides the edge behind it; the neighbouring
+    edges of a wide fan pass clear of it when levels are tall enough (see ``COMPACT``).
+    """
+    if p is None:
+        return ""
+    x1, y1 = _anchor(xy, parent, players, style, top=False)
+    x2, y2 = _anchor(xy, child, players, style, top=True)
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    text = probability_text(p)
+    half = len(text) * 2.6 + 2
+    colour = style.grey if faded else style.order_fill
+    return (f'<g class="probability" data-node="{escape(child)}">'
+            f'<rect x="{mx - half:.1f}" y="{my - 6.5:.1f}" width="{2 * half:.1f}" height="11" fill="white"/>'
+            + _text(mx, my + 2.8, text, colour, "middle", 9) + "</g>")
 
 
 def _anchor(xy, node: str, players: dict[str, str], style: Style, top: bool) -> tuple[float, float]:
     """Where an edge meets ``node``'s shape (its top when ``top``, else its bottom)."""
     x, y = xy[node]
+    if players[node] == CHANCE:
+        return x, y + (-1 if top else 1) * _chance_radius(style)
     return x, y + (-style.r if top else style.r * (0.8 if players[node] == MAX else 1.0))
 
 
-def _edge(xy, parent: str, child: str, players, style: Style, greyed: bool, best: bool, cut: bool) -> str:
-    """One edge; a pruned one carries an X at its middle (class ``cut``, ``data-node`` = the child)."""
+def _chance_radius(style: Style) -> float:
+    return style.r * 1.15
+
+
+def _edge(xy, parent: str, child: str, players, style: Style, greyed: bool, best: bool, cut: bool,
+          faint: bool = False) -> str:
+    """One edge; a pruned one carries an X at its middle (class ``cut``, ``data-node`` = the child).
+
+    ``faint``: the edge lies beyond a depth limit (dotted, never crossed out).
+    """
     x1, y1 = _anchor(xy, parent, players, style, top=False)
     x2, y2 = _anchor(xy, child, players, style, top=True)
-    colour = style.grey if greyed else (style.best if best else style.ink)
+    colour = style.grey if greyed else (style.faint if faint else (style.best if best else style.ink))
     width = 2.6 if best else 1.1
-    dash = ' stroke-dasharray="4 3"' if greyed else ""
+    dash = ' stroke-dasharray="4 3"' if greyed else (' stroke-dasharray="1.5 2.5"' if faint else "")
     out = [f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
            f'stroke-width="{width}"{dash}/>']
     if cut:
@@ -172,11 +263,15 @@ def _edge(xy, parent: str, child: str, players, style: Style, greyed: bool, best
 
 
 def _node(tree: Tree, node: str, at: tuple[float, float], player: str, call, show: Show, style: Style,
-          greyed: bool) -> str:
-    """One node: its shape, name, value, and (internal nodes) window and visit number."""
+          greyed: bool, faint: bool = False, eval_node: bool = False) -> str:
+    """One node: its shape, name, value, and (internal nodes) window and visit number.
+
+    faint: the node lies beyond a depth limit; eval_node: the search valued it
+    with EVAL at the depth limit (dashed outline, ``EVAL = v`` below it).
+    """
     x, y = at
     r = style.r
-    ink = style.grey if greyed else style.ink
+    ink = style.grey if greyed else (style.faint if faint else style.ink)
     fill = style.grey_fill if greyed else "white"
     out = [f'<g class="node" data-node="{escape(node)}">']
     if tree.is_leaf(node):
@@ -185,16 +280,25 @@ def _node(tree: Tree, node: str, at: tuple[float, float], player: str, call, sho
         out.append(_text(x, y + 4.5, fmt(tree.utilities[node]), ink, "middle", 12))
     else:
         w = r * 1.2
-        if player == MAX:
-            points, ty = f"{x:.1f},{y - r:.1f} {x - w:.1f},{y + r * 0.8:.1f} {x + w:.1f},{y + r * 0.8:.1f}", y + 6
+        dash = ' stroke-dasharray="3 2"' if eval_node else ""
+        if player == CHANCE:
+            out.append(f'<circle class="chance" cx="{x:.1f}" cy="{y:.1f}" r="{_chance_radius(style):.2f}" '
+                       f'fill="{fill}" stroke="{ink}" stroke-width="1.3"/>')
+            ty = y + 3.8
         else:
-            points, ty = f"{x - w:.1f},{y - r * 0.8:.1f} {x + w:.1f},{y - r * 0.8:.1f} {x:.1f},{y + r:.1f}", y + 1
-        out.append(f'<polygon class="{player.lower()}" points="{points}" fill="{fill}" stroke="{ink}" '
-                   f'stroke-width="1.3"/>')
+            if player == MAX:
+                points, ty = f"{x:.1f},{y - r:.1f} {x - w:.1f},{y + r * 0.8:.1f} {x + w:.1f},{y + r * 0.8:.1f}", y + 6
+            else:
+                points, ty = f"{x - w:.1f},{y - r * 0.8:.1f} {x + w:.1f},{y - r * 0.8:.1f} {x:.1f},{y + r:.1f}", y + 1
+            out.append(f'<polygon class="{player.lower()}" points="{points}" fill="{fill}" stroke="{ink}" '
+                       f'stroke-width="1.3"{dash}/>')
         if show.values and call is not None and call.value is not None:
-            out.append(_text(x, ty, fmt(call.value), ink, "middle", 10.5, bold=True))
+            value = short(call.value)
+            out.append(_text(x, ty, value, ink, "middle", 10.5 if len(value) <= 3 else 8.5, bold=True))
+            if eval_node:
+                out.append(_eval_label(x, y + r + 12, call.value, ink))
         out.append(_window(x + w + 3, y, call, show, ink))
-    name_colour = style.grey if greyed else "#666"
+    name_colour = style.grey if greyed else (style.faint if faint else "#666")
     if tree.is_leaf(node):
         out.append(_text(x, y + r + 11, node, name_colour, "middle", 9, italic=True))
     else:
@@ -202,6 +306,15 @@ def _node(tree: Tree, node: str, at: tuple[float, float], player: str, call, sho
     out.append(_order(x + r * 1.2 + 1, y - r - 3, call, show, style))
     out.append("</g>")
     return "".join(out)
+
+
+def _eval_label(x: float, y: float, value: float, ink: str) -> str:
+    """``EVAL = v`` centred at (x, y) on a white ground, so the dotted edges below do not cross it."""
+    text = f"EVAL = {short(value)}"
+    half = len(text) * 2.6 + 3
+    return (f'<g class="eval"><rect x="{x - half:.1f}" y="{y - 8.5:.1f}" width="{2 * half:.1f}" height="11.5" '
+            f'rx="2" fill="white" stroke="{ink}" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
+            + _text(x, y, text, ink, "middle", 8.5) + "</g>")
 
 
 def _window(x: float, y: float, call, show: Show, ink: str) -> str:
@@ -243,5 +356,5 @@ def natural_width(svg: str) -> float:
     return float(svg[start:svg.index('"', start)])
 
 
-__all__ = ["ANSWER", "BLANK", "MINIMAX", "Show", "Style", "best_path", "layout", "natural_width",
-           "render_svg"]
+__all__ = ["ANSWER", "BLANK", "COMPACT", "MINIMAX", "VALUES", "Show", "Style", "best_path", "beyond", "estimated",
+           "layout", "natural_width", "probability_text", "render_svg", "short"]

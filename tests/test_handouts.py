@@ -12,21 +12,27 @@ import pytest
 
 from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import PUBLIC_FIXTURES
+from abkit.trace import pruned_subtrees
+from abkit.tree import Tree
 from grader.errors import UsageError
 from grader.handouts import build, jobs, parse_langs, read_students
 from grader.handouts import content, fonts, render, words
-from grader.handouts.content import build_document, exercise_tree, outline, seed_for, step_events, trace_of
+from grader.handouts.content import (build_document, exercise_tree, final_iteration, outline, seed_for,
+                                     step_events, trace_of)
 from grader.reference import reference_trace
-from grader.svgtree import ANSWER, BLANK, MINIMAX, best_path, render_svg
+from grader.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
 
 SEED_KIM_EX1 = 235349598443848
 CUT = re.compile(r'<g class="cut" data-node="([^"]+)"')
+FIGURE_ID = re.compile(r"fig-(.+)-(alphabeta|minimax|cutoff|ordering|expectimax)$")
 EDITIONS = ("handout", "answer_key")
 KEY_TERMS = {
     "en": ["minimax", "alpha-beta", "MAX-VALUE", "MIN-VALUE", "Knuth", "Pearl", "expectimax", "TD-Gammon",
-           "horizon effect", "quiescent", "Shannon", "iterative deepening"],
+           "horizon effect", "quiescent", "Shannon", "iterative deepening", "expectiminimax", "EVAL(C1) = 1",
+           "H-MINIMAX", "Nilsson's tic-tac-toe analysis"],
     "ko": ["미니맥스", "알파베타", "가지치기", "MAX-VALUE", "Knuth", "Pearl", "기댓값 최대화", "TD-Gammon",
-           "수평선 효과", "고요", "섀넌", "반복적 깊이 증가"],
+           "수평선 효과", "고요", "섀넌", "반복적 깊이 증가", "기댓값 미니맥스", "EVAL(C1) = 1",
+           "H-MINIMAX", "Nilsson의 틱택토 분석"],
 }
 
 
@@ -133,31 +139,78 @@ def test_a_missing_message_file_is_a_usage_error(tmp_path):
 
 # --- figures and documents --------------------------------------------------------------------
 
-@pytest.mark.parametrize("path", fixture_paths([PUBLIC_FIXTURES]), ids=lambda p: p.stem)
-def test_each_figures_pruned_marks_are_the_fixtures_expected_pruned_set(path):
+def pruned_sets() -> list[tuple[Path, str]]:
+    """(fixture, algorithm) for every drawn tree whose fixture states a pruned set for that algorithm."""
+    pairs = []
+    for path in fixture_paths([PUBLIC_FIXTURES]):
+        fixture = load_fixture(path)
+        if fixture.tree is not None:
+            pairs += [(path, algorithm) for algorithm, fields in fixture.expected.items() if "pruned" in fields]
+    return pairs
+
+
+@pytest.mark.parametrize("path,algorithm", pruned_sets(), ids=lambda x: getattr(x, "stem", x))
+def test_each_figures_pruned_marks_are_the_fixtures_expected_pruned_set(path, algorithm):
     fixture = load_fixture(path)
-    expected = fixture.expected.get("alphabeta", {}).get("pruned")
-    if expected is None:
-        pytest.skip("no expected alpha-beta pruned set")
-    trace = reference_trace(fixture.game(), fixture.tree.root, "alphabeta", fixture.prune_on_equality)
+    game = fixture.game()
+    trace = reference_trace(game, fixture.tree.root, algorithm, fixture.prune_on_equality,
+                            **fixture.search_params(algorithm, game))
     svg = render_svg(fixture.tree, trace, ANSWER)
-    assert cut_marks(svg) == expected
+    assert cut_marks(svg) == fixture.expected[algorithm]["pruned"]
     assert cut_marks(render_svg(fixture.tree, trace, BLANK)) == []
     assert svg.count('class="node"') == len(fixture.tree)
+
+
+def test_the_pruned_sets_cover_every_searched_kind_of_tree():
+    assert {"alphabeta", "cutoff"} <= {algorithm for _, algorithm in pruned_sets()}
+    assert len(pruned_sets()) >= 15
+
+
+def expected_marks(fixture_id: str, algorithm: str) -> list[str]:
+    """The X marks a handout figure must carry, from the fixture's expected block alone.
+
+    minimax and expectimax prune nothing. Iterative deepening (``ordering``) is
+    drawn as its last iteration: what no iteration generated below the nodes
+    it expanded, the states valued by EVAL at the full depth being its frontier.
+    """
+    fixture = load_fixture(PUBLIC_FIXTURES / f"{fixture_id}.yaml")
+    expected = fixture.expected[algorithm]
+    if algorithm in ("minimax", "expectimax"):
+        return []
+    if algorithm == "ordering":
+        depth = fixture.tree.depths()
+        frontier = [n for n in expected["evaluated"] if depth[n] == fixture.depth]
+        return pruned_subtrees(fixture.tree, expected["visited"], frontier)
+    return expected["pruned"]
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_handout_figures_of_fixtures_show_exactly_the_expected_cuts(lang):
     document = build_document(lang, "handout")
-    checked = 0
+    checked = []
     for figure in document.figures():
-        match = re.match(r"fig-(.+)-(alphabeta|minimax)$", figure["id"])
+        match = FIGURE_ID.match(figure["id"])
         if match:
-            expected = load_fixture(PUBLIC_FIXTURES / f"{match[1]}.yaml").expected
-            want = expected["alphabeta"]["pruned"] if match[2] == "alphabeta" else []
-            assert cut_marks(figure["svg"]) == want == figure["pruned"], figure["id"]
-            checked += 1
-    assert checked == 4  # Figure 5.2 by minimax and by alpha-beta, the GfG tree, the reordered tree
+            assert cut_marks(figure["svg"]) == expected_marks(match[1], match[2]) == figure["pruned"], figure["id"]
+            checked.append(match[2])
+    # Figure 5.2 by minimax and alpha-beta, the GfG and reordered trees; the ordering lab's two searches;
+    # the horizon tree to depth 2 and to the end; the dice tree
+    assert sorted(checked) == sorted(["minimax", "alphabeta", "alphabeta", "alphabeta", "cutoff", "ordering",
+                                      "cutoff", "minimax", "expectimax"])
+
+
+def test_the_figure_numbers_the_notes_refer_to():
+    """The notes cite Figures 2-7 and Table 2 by number: the outline must keep them in that order."""
+    document = build_document("en", "handout")
+    numbered = {int(re.match(r"Figure (\d+)\.", f["caption"])[1]): f["id"] for f in document.figures()}
+    assert [numbered[n] for n in range(2, 8)] == [
+        "fig-ordering-deepening-cutoff", "fig-ordering-deepening-ordering", "plot-ordering",
+        "fig-cutoff-horizon-cutoff", "fig-cutoff-horizon-minimax", "fig-expectimax-dice-expectimax"]
+    tables = [b["caption"] for s in document.sections for b in s.blocks if b["kind"] == "table"]
+    assert tables[1].startswith("Table 2. Nilsson's depth-2 search")
+    sections = [s.id for s in document.sections]
+    assert sections.index("cutoff") + 1 == 8 and sections.index("horizon") + 1 == 9  # cited as Sections 8, 9
+    assert sections.index("worked_reorder") + 1 == 14 and sections.index("exercises") + 1 == 15
 
 
 def test_answer_figures_match_their_own_trace():
@@ -178,14 +231,88 @@ def test_shapes_follow_the_textbook_and_the_best_path_is_the_principal_variation
     assert best_path(fixture.tree, None) == []
 
 
+def shapes_of(svg: str | None) -> str | None:
+    """An SVG without its words (a plot's labels are translated; its lines and points are not)."""
+    return None if svg is None else re.sub(r">[^<]*</text>", "></text>", svg)
+
+
+def test_chance_nodes_are_circles_with_probabilities_on_their_edges_and_expected_values():
+    fixture = load_fixture(PUBLIC_FIXTURES / "expectimax-dice.yaml")
+    trace = trace_of(fixture.tree, "expectimax")
+    svg = render_svg(fixture.tree, trace, VALUES)
+    assert svg.count('class="chance"') == 2 and svg.count('class="max"') == 1 and svg.count('class="min"') == 8
+    labels = re.findall(r'<g class="probability" data-node="(\w+)">.*?>([^<>]+)</text></g>', svg)
+    assert labels == [(f"B{i}", "1/6") for i in range(1, 7)] + [("C1", "1/3"), ("C2", "2/3")]
+    values = re.findall(r'font-weight="bold">([^<]+)<', svg)
+    assert values[:2] == ["3.67", "3.67"] and "3.33" in values  # A and B = 22/6, C = 10/3, rounded
+    assert cut_marks(svg) == [] and 'class="order"' not in svg and 'class="horizon"' not in svg
+    assert best_path(fixture.tree, trace) == ["A", "B"]
+    blank = render_svg(fixture.tree, None, BLANK)
+    assert blank.count('class="probability"') == 8 and "3.67" not in blank  # probabilities belong to the tree
+    bare = Tree("A", {"A": ("B",), "B": ("B1", "B2")}, {"B1": 1, "B2": 2}, levels=("MAX", "CHANCE"))
+    assert 'class="probability"' not in render_svg(bare) and render_svg(bare).count('class="chance"') == 1
+
+
+def test_nodes_valued_by_eval_are_dashed_and_nothing_below_them_is_pruned():
+    fixture = load_fixture(PUBLIC_FIXTURES / "cutoff-horizon.yaml")
+    trace = trace_of(fixture.tree, "cutoff", depth=fixture.depth)
+    svg = render_svg(fixture.tree, trace, ANSWER)
+    assert re.findall(r'<g class="eval">.*?>(EVAL = [^<]+)</text></g>', svg) == ["EVAL = 5", "EVAL = 2", "EVAL = 1"]
+    assert svg.count('stroke-dasharray="3 2"') == 3 and svg.count('class="horizon"') == 1
+    assert cut_marks(svg) == ["C2"]  # B1a ... C1b lie beyond the depth limit: drawn, never crossed out
+    assert svg.count('class="node"') == len(fixture.tree) and svg.count('stroke-dasharray="1.5 2.5"') == 6
+    full = render_svg(fixture.tree, trace_of(fixture.tree, "minimax"), MINIMAX)
+    assert 'class="eval"' not in full and 'class="horizon"' not in full
+    assert best_path(fixture.tree, trace_of(fixture.tree, "minimax")) == ["A", "C", "C2", "C2a"]
+
+
+def test_iterative_deepening_is_drawn_as_its_last_iteration():
+    fixture = load_fixture(PUBLIC_FIXTURES / "ordering-deepening.yaml")
+    whole = trace_of(fixture.tree, "ordering", depth=2)
+    last = final_iteration(whole)
+    assert last.visited == ["A", "D", "D1", "D2", "D3", "B", "B1", "C", "C1"]
+    assert last.evaluated == ["D1", "D2", "D3", "B1", "C1"]  # 5 leaves; the plain depth-2 search takes 8
+    assert len(trace_of(fixture.tree, "cutoff", depth=2).evaluated) == 8
+    assert last.pruned(fixture.tree) == ["B2", "B3", "C2", "C3"]
+    assert [(c.node, c.visited_at, c.parent) for c in last.calls[:3]] == [("A", 1, None), ("D", 2, 0), ("D1", 3, 1)]
+    assert last.value == whole.value == 6 and last.action == "D"
+    once = trace_of(fixture.tree, "cutoff", depth=2)
+    same = final_iteration(once)
+    assert (same.visited, same.evaluated, same.calls) == (once.visited, once.evaluated, once.calls)
+
+
+def test_nilssons_table_backs_up_minus_one_minus_two_and_one_and_alpha_beta_cuts_the_edge():
+    table = content.Builder("en").nilsson("nilsson-depth-2")
+    rows = table["rows"]
+    assert len(rows) == 12 and [r[0] for r in rows if r[0]] == ["corner", "edge", "centre"]
+    assert [r[3] for r in rows if r[3]] == ["-1", "-2", "1"]
+    assert rows[0][1:3] == ["`XO./.../...`", "6 − 5 = 1"] and rows[7][2] == "4 − 6 = -2"
+    assert [r[4] for r in rows].count("evaluated") == 8 and [r[4] for r in rows[6:10]] == ["cut off"] * 4
+    assert content.Builder("ko").nilsson("nilsson-depth-2")["rows"][10][0] == "가운데"
+
+
+def test_the_ordering_plot_is_measured_when_the_handout_is_built():
+    builder = content.Builder("ko")
+    plot = builder.ordering_plot({"b": 2, "max_depth": 3, "seeds": 3, "caption": "efficiency.plot"})
+    assert plot["kind"] == "figure" and plot["pruned"] == [] and plot["caption"].startswith("그림 1. ")
+    assert plot["svg"].startswith("<svg") and "최선 순서" in plot["svg"] and 0 < plot["width_pt"] <= 440
+    assert plot["svg"].count("<circle") == 3 * 3 + 3  # best, random, worst at d = 1..3, and the legend
+
+
+def test_wide_trees_are_drawn_compact_and_the_others_as_before():
+    assert content.style_for(load_fixture(PUBLIC_FIXTURES / "expectimax-dice.yaml").tree).leaf_gap == 34
+    assert content.style_for(load_fixture(PUBLIC_FIXTURES / "aima-fig-5-2.yaml").tree).leaf_gap == 46
+
+
 @pytest.mark.parametrize("edition", ["handout", "answer_key", "student_sheet", "variant_key"])
 def test_korean_and_english_have_the_same_sections_exercises_and_figures(edition):
     student = "s1" if edition in ("student_sheet", "variant_key") else ""
     shape = {}
     for lang in ("en", "ko"):
         document = build_document(lang, edition, student)
-        shape[lang] = [(s.id, [(b["kind"], b.get("id"), b.get("svg"), len(b.get("rows", b.get("items", []))))
-                               for b in s.blocks]) for s in document.sections]
+        shape[lang] = [(s.id, [(b["kind"], b.get("id"), shapes_of(b.get("svg")),
+                                len(b.get("rows", b.get("items", [])))) for b in s.blocks])
+                       for s in document.sections]
     assert shape["en"] == shape["ko"]
     assert shape["en"]
 
@@ -307,7 +434,8 @@ def test_html_is_self_contained_and_carries_the_figures(built):
         assert f'<html lang="{lang}">' in html and "@page { size: A4" in html
         assert not re.search(r'(src|href)="(https?:)?//', html)
         assert html.count("<svg") == len(build_document(lang, "handout").figures())
-        assert cut_marks(html) == ["C2", "C3", "E2", "G", "C2", "C3", "D1", "D2"]
+        assert cut_marks(html) == ["C3", "B2", "B3", "C2", "C3", "C2", "C2", "C3", "E2", "G", "C2", "C3", "D1", "D2"]
+        assert html.count('class="chance"') == 2 and html.count('class="eval"') == 3
 
 
 def _tool(name: str) -> str:

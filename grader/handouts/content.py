@@ -20,20 +20,24 @@ from abkit.fixture import Fixture, load_fixture
 from abkit.game import MAX
 from abkit.loading import PUBLIC_FIXTURES
 from abkit.randomtree import order, random_tree
-from abkit.trace import Trace
+from abkit.tictactoe import LINES, nilsson_eval
+from abkit.trace import Call, Trace
 from abkit.tree import Tree, TreeGame
 
 from ..errors import UsageError
+from ..ordering_lab import measure, plot_svg
 from ..reference import reference_trace
-from ..svgtree import ANSWER, BLANK, MINIMAX, natural_width, render_svg
+from ..svgtree import ANSWER, BLANK, COMPACT, MINIMAX, STYLE, VALUES, layout, natural_width, render_svg
 from ..textree import fmt
 from .words import HANDOUTS, words
 
 OUTLINE = HANDOUTS / "outline.yaml"
-SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK}
+SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK, "values": VALUES}
 EDITIONS = ("handout", "answer_key", "student_sheet", "variant_key")
 #: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
 MAX_FIGURE_PT = 440
+#: algorithms that search to a depth limit and value the states there with EVAL
+DEPTH_LIMITED = ("cutoff", "ordering")
 SEED_TRIES = 20000
 
 
@@ -82,19 +86,75 @@ def fixture(fixture_id: str) -> Fixture:
 
 
 def tree_key(tree: Tree) -> tuple:
-    """A hashable identity of ``tree``'s shape, names and values."""
-    return (tree.root, tree.root_player, tuple(tree.children.items()), tuple(tree.utilities.items()))
+    """A hashable identity of ``tree``'s shape, names, values, heuristics, levels and probabilities."""
+    return (tree.root, tree.root_player, tuple(tree.children.items()), tuple(tree.utilities.items()),
+            tuple(tree.heuristics.items()), tree.levels, tuple(tree.probabilities.items()))
 
 
 _TRACES: dict[tuple, Trace] = {}
 
 
-def trace_of(tree: Tree, algorithm: str, rule: bool = True) -> Trace:
-    """The reference trace of ``algorithm`` on ``tree`` (cached: figures and steps share it)."""
-    key = (tree_key(tree), algorithm, rule)
+def trace_of(tree: Tree, algorithm: str, rule: bool = True, depth: int | None = None) -> Trace:
+    """The reference trace of ``algorithm`` on ``tree`` (cached: figures and steps share it).
+
+    ``depth``: the depth limit of a depth-limited algorithm (``cutoff``,
+    ``ordering``), whose EVAL is the tree's heuristic values.
+    """
+    key = (tree_key(tree), algorithm, rule, depth)
     if key not in _TRACES:
-        _TRACES[key] = reference_trace(TreeGame(tree), tree.root, algorithm, rule)
+        game = TreeGame(tree)
+        params = {"depth": depth, "eval_fn": game.evaluate} if algorithm in DEPTH_LIMITED else {}
+        _TRACES[key] = reference_trace(game, tree.root, algorithm, rule, **params)
     return _TRACES[key]
+
+
+def final_iteration(trace: Trace) -> Trace:
+    """The last iteration of an iterative-deepening trace, as a trace of its own.
+
+    Each iteration starts with a call on the root (a call without a parent);
+    the calls from the last such call on are kept, with their parents and
+    visit positions renumbered so the root is visited first. A trace with one
+    root call comes back equal to itself.
+    """
+    start = max(i for i, call in enumerate(trace.calls) if call.parent is None)
+    first = trace.calls[start]
+    shift = max(first.visited_at - 1, 0)
+    calls = [Call(c.node, c.player, c.alpha, c.beta, c.value, None if c.parent is None else c.parent - start,
+                  c.visited_at - shift, c.evaluated_at - first.evaluated_at, c.synthetic,
+                  None if c.returned_at is None else c.returned_at - shift)
+             for c in trace.calls[start:]]
+    return Trace(trace.algorithm, trace.root, visited=[trace.root] + trace.visited[shift + 1:],
+                 evaluated=trace.evaluated[first.evaluated_at:], calls=calls, action=trace.action,
+                 value=trace.value, error=trace.error)
+
+
+def style_for(tree: Tree):
+    """The default figure style, or the compact one when the default would be shrunk below print size."""
+    xs = [x for x, _ in layout(tree, STYLE).values()]
+    natural = max(xs) + STYLE.label_room + STYLE.margin + 10
+    return COMPACT if natural * 0.75 > MAX_FIGURE_PT else STYLE
+
+
+@functools.lru_cache(maxsize=None)
+def game_trace(fixture_id: str, algorithm: str) -> Trace:
+    """The reference trace of ``algorithm`` on a public fixture of any game (tic-tac-toe included)."""
+    fx = fixture(fixture_id)
+    game = fx.game()
+    return reference_trace(game, fx.root, algorithm, fx.prune_on_equality, **fx.search_params(algorithm, game))
+
+
+def square_kind(square: int) -> str:
+    """``"centre"``, ``"corner"`` or ``"edge"`` for a tic-tac-toe square 0-8.
+
+    >>> [square_kind(i) for i in (0, 1, 4)]
+    ['corner', 'edge', 'centre']
+    """
+    return "centre" if square == 4 else ("corner" if square % 2 == 0 else "edge")
+
+
+def open_lines(board: str, against: str) -> int:
+    """Lines of ``board`` with no mark of ``against``: the lines still open for the other player."""
+    return sum(1 for line in LINES if all(board[i] != against for i in line))
 
 
 def seed_for(student: str, exercise: str) -> int:
@@ -140,6 +200,11 @@ class Builder:
         text = self.words[key]
         return text.format(**params) if params else text
 
+    def caption(self, key: str) -> str:
+        """``Figure n.`` (numbering the next figure) followed by the caption text of ``key``."""
+        self.figure_count += 1
+        return self.w("label.figure", n=self.figure_count) + " " + self.w(key)
+
     def section(self, spec: dict[str, Any]) -> Section:
         section = Section(spec["section"], self.w(f"{spec['section']}.title"), page_break=bool(spec.get("break")))
         for block in spec.get("blocks", ()):
@@ -151,12 +216,18 @@ class Builder:
         kind, value = next(iter(spec.items()))
         if kind in ("p", "code", "formula"):
             return [{"kind": kind, "text": self.w(value)}]
+        if kind == "subhead":
+            return [{"kind": "subhead", "text": self.w(value)}]
         if kind == "list":
             return [{"kind": "list", "items": [self.w(k) for k in value]}]
         if kind == "figure":
             fx = fixture(value["fixture"])
             return [self.figure(fx.tree, value["algorithm"], value["show"], self.w(value["caption"]),
-                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality)]
+                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality, fx.depth)]
+        if kind == "ordering_plot":
+            return [self.ordering_plot(value)]
+        if kind == "nilsson":
+            return [self.nilsson(value)]
         if kind == "steps":
             fx = fixture(value)
             return [self.steps(fx.tree, fx.prune_on_equality)]
@@ -171,15 +242,53 @@ class Builder:
         raise ValueError(f"unknown block kind {kind!r} in {OUTLINE}")  # pragma: no cover - outline typo
 
     def figure(self, tree: Tree, algorithm: str, show: str, caption: str, figure_id: str,
-               rule: bool = True) -> dict[str, Any]:
-        """A tree figure; its ``pruned`` field lists the nodes whose edges carry an X."""
-        trace = None if show == "blank" else trace_of(tree, algorithm, rule)
+               rule: bool = True, depth: int | None = None) -> dict[str, Any]:
+        """A tree figure; its ``pruned`` field lists the nodes whose edges carry an X.
+
+        ``depth``: the depth limit of ``cutoff``/``ordering``; an ``ordering``
+        (iterative deepening) figure shows its last, deepest iteration.
+        """
+        trace = None if show == "blank" else trace_of(tree, algorithm, rule, depth)
+        if trace is not None and algorithm == "ordering":
+            trace = final_iteration(trace)
         self.figure_count += 1
-        svg = render_svg(tree, trace, SHOWS[show], figure_id=figure_id)
+        svg = render_svg(tree, trace, SHOWS[show], style_for(tree), figure_id=figure_id)
         pruned = trace.pruned(tree) if trace is not None and SHOWS[show].cuts else []
         return {"kind": "figure", "id": figure_id, "svg": svg, "pruned": pruned,
                 "caption": self.w("label.figure", n=self.figure_count) + " " + caption,
                 "width_pt": round(min(natural_width(svg) * 0.75, MAX_FIGURE_PT), 1)}
+
+    def ordering_plot(self, spec: dict[str, Any]) -> dict[str, Any]:
+        """The move-ordering lab measured now (uniform trees of branching ``b``, depths 1..``max_depth``)."""
+        rows = measure(spec["b"], range(1, spec["max_depth"] + 1), spec["seeds"])
+        svg = plot_svg(rows, self.lang)
+        return {"kind": "figure", "id": "plot-ordering", "svg": svg, "pruned": [],
+                "caption": self.caption(spec["caption"]),
+                "width_pt": round(min(natural_width(svg) * 0.75, MAX_FIGURE_PT), 1)}
+
+    def nilsson(self, fixture_id: str) -> dict[str, Any]:
+        """Nilsson's depth-2 analysis as a table: each first move of X, O's replies, e(p), backed-up values.
+
+        Moves come from the fixture's game (symmetric positions merged), e(p)
+        from ``nilsson_eval``; the last column says whether the reference
+        alpha-beta search evaluated the position or cut it off.
+        """
+        fx = fixture(fixture_id)
+        game, root = fx.game(), fx.root
+        evaluated = set(game_trace(fixture_id, "cutoff").evaluated)
+        rows = []
+        for move in game.actions(root):
+            after = game.result(root, move)
+            replies = [game.result(after, reply) for reply in game.actions(after)]
+            backed_up = min(nilsson_eval(board) for board in replies)
+            for n, board in enumerate(replies):
+                rows.append([self.w(f"ttt.{square_kind(move)}") if n == 0 else "",
+                             "`" + "/".join(board[i:i + 3] for i in (0, 3, 6)) + "`",
+                             f"{open_lines(board, 'O')} − {open_lines(board, 'X')} = {fmt(nilsson_eval(board))}",
+                             fmt(backed_up) if n == 0 else "",
+                             self.w("ttt.evaluated" if board in evaluated else "ttt.cut")])
+        head = [self.w(k) for k in ("ttt.move", "ttt.reply", "ttt.e", "ttt.value", "ttt.alphabeta")]
+        return self.table(head, rows, self.w("ttt.caption"), [2, 3, 3, 2, 2])
 
     def table(self, head: list[str], rows: list[list[str]], caption: str, widths: list[int]) -> dict[str, Any]:
         self.table_count += 1
