@@ -253,7 +253,7 @@ def test_plain_pytest_on_exercises_reports_check_feedback():
 
 def test_a_loop_that_swallows_the_stop_is_ended_for_good(student):
     # A bare except inside an endless loop catches the watchdog's interrupt; the second stage exits.
-    swallowing = "while True:\n    try:\n        pass\n    except BaseException:\n        pass\n"
+    swallowing = "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n"
     info = INFO.replace("time_limit: 2", "time_limit: 0.05")
     folder = student(minimax=swallowing, info=info)
     proc = subprocess.run([sys.executable, "-m", "grader", "check", "minimax", "--exercises", str(folder), "--lang", "en"],
