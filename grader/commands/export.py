@@ -7,8 +7,6 @@ from pathlib import Path
 
 from abkit.i18n import t
 
-from ..gradescope import export_bundle
-from ..rubric import RubricError
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -25,6 +23,9 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
+    from ..gradescope import export_bundle
+    from ..rubric import RubricError
+
     try:
         names = export_bundle(args.out, args.rubric, args.lang)
     except RubricError as error:

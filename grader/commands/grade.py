@@ -8,11 +8,7 @@ from pathlib import Path
 
 from abkit.i18n import t
 
-from ..batch import Progress, grade_batch
 from ..errors import UsageError
-from ..rubric import RubricError, load_rubric
-from ..sandbox import Limits
-from ..submissions import SubmissionsError
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -22,7 +18,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help=t("grade.help.jobs", lang))
     p.add_argument("--seed", type=int, default=0, help=t("grade.help.seed", lang))
     p.add_argument("--student", metavar="ID", help=t("grade.help.student", lang))
-    p.add_argument("--timeout", type=float, default=Limits.test_seconds, metavar="SEC", help=t("grade.help.timeout", lang))
+    p.add_argument("--timeout", type=float, default=None, metavar="SEC", help=t("grade.help.timeout", lang))
     p.add_argument("--force", action="store_true", help=t("grade.help.force", lang))
     p.add_argument("--rubric", type=Path, metavar="FILE", help=t("grade.help.rubric", lang))
     add_lang(p, lang)
@@ -30,6 +26,14 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
+    # the grading machinery loads when a batch runs, so that 'abkit check' starts fast
+    from ..batch import Progress, grade_batch
+    from ..rubric import RubricError, load_rubric
+    from ..sandbox import Limits
+    from ..submissions import SubmissionsError
+
+    if args.timeout is None:
+        args.timeout = Limits.test_seconds
     if args.jobs < 1 or args.timeout <= 0:
         raise UsageError("grade.bad_numbers")
     try:
