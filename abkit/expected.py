@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 
 from .fixture import Fixture
-from .trace import Call, Trace
+from .trace import Call, CountedTrace, Trace
 from .tree import TreeGame, backed_up_values
 
 
@@ -58,3 +58,11 @@ def expected_trace(fixture: Fixture, algorithm: str) -> Trace:
         if node in estimated and not is_root:
             leaves_before += 1
     return trace
+
+
+def expected_counts(fixture: Fixture, algorithm: str) -> CountedTrace:
+    """What the ``expected:`` block of a whole-game fixture (tic-tac-toe) says for ``algorithm``: value, action,
+    node and leaf counts (``None`` where the block is silent)."""
+    block = fixture.expected.get(algorithm, {})
+    return CountedTrace(algorithm, fixture.root, value=block.get("value"), action=block.get("action"),
+                        nodes=block.get("nodes"), leaves=block.get("leaves"))

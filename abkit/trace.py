@@ -89,6 +89,11 @@ class Trace:
         """States the search was called on, root and leaves included: ``len(visited)``."""
         return len(self.visited)
 
+    @property
+    def leaves(self) -> int:
+        """States evaluated (UTILITY, or EVAL at a depth limit): ``len(evaluated)``."""
+        return len(self.evaluated)
+
     def pruned(self, tree: Tree) -> list[str]:
         """Roots of the subtrees a cut-off skipped, in tree order (not what lies below a depth limit)."""
         return pruned_subtrees(tree, self.visited, self.evaluated)
@@ -121,6 +126,8 @@ class Trace:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Trace":
         """The trace :meth:`to_dict` described; ``error`` comes back as text (``"ValueError: ..."``)."""
+        if "counts" in data:
+            return CountedTrace.from_dict(data)
         trace = cls(data["algorithm"], data["root"], visited=list(data["visited"]), evaluated=list(data["evaluated"]),
                     action=data["action"], value=data["value"], error=data["error"])
         trace.calls = [Call(*row) for row in data["calls"]]
@@ -136,6 +143,42 @@ class Trace:
     def children_of(self, index: int) -> list[int]:
         """Indices of the calls made directly from call ``index``."""
         return [i for i, c in enumerate(self.calls) if c.parent == index]
+
+
+class CountedTrace(Trace):
+    """A search known by its outcome and counts only: one on a whole game, whose states are too many to list.
+
+    ``nodes`` and ``leaves`` are the counts (``None`` when unknown); ``visited``,
+    ``evaluated`` and ``calls`` stay empty.
+    """
+
+    def __init__(self, algorithm: str, root: State, *, value: Any = None, action: Any = None,
+                 nodes: int | None = None, leaves: int | None = None, error: BaseException | str | None = None) -> None:
+        super().__init__(algorithm, root, action=action, value=value, error=error)
+        self.node_count, self.leaf_count = nodes, leaves
+
+    @property
+    def nodes(self) -> int | None:  # type: ignore[override]
+        return self.node_count
+
+    @property
+    def leaves(self) -> int | None:  # type: ignore[override]
+        return self.leaf_count
+
+    @classmethod
+    def of(cls, trace: Trace) -> "CountedTrace":
+        """``trace`` reduced to its outcome and counts."""
+        return cls(trace.algorithm, trace.root, value=trace.value, action=trace.action, nodes=trace.nodes,
+                   leaves=trace.leaves, error=trace.error)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "counts": [self.node_count, self.leaf_count]}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "CountedTrace":
+        nodes, leaves = data["counts"]
+        return cls(data["algorithm"], data["root"], value=data["value"], action=data["action"], nodes=nodes,
+                   leaves=leaves, error=data["error"])
 
 
 def _plain(value: Any) -> Any:

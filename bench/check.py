@@ -1,4 +1,4 @@
-"""Benchmark: wall time of ``abkit check`` on every public test of both exercises (correct code).
+"""Benchmark: wall time of ``abkit check`` on every public test of every exercise (correct code).
 
 Beside it, in the same run: a bare ``python -c pass`` (the floor every command
 pays). Measured twice: the full kit (``python -m grader check --exercises DIR``,
@@ -19,11 +19,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from abkit.loading import SOLUTIONS
+from abkit.loading import EXERCISES, SOLUTIONS
+from grader.info import load_info
 from grader.release import build_student_edition
 
 REPEAT = 9
-NAMES = ("minimax.py", "alphabeta.py")
+NAMES = tuple(e.file for e in load_info(EXERCISES / "info.yaml").exercises)
 
 
 def median_wall(command: list[str], cwd: Path, expect: int = 0) -> float:
@@ -55,7 +56,7 @@ def main() -> None:
         bare = median_wall([sys.executable, "-c", "pass"], tmp)
         full = median_wall([sys.executable, "-m", "grader", "check", "--exercises", str(correct)], kit)
         student = median_wall([sys.executable, "-m", "grader", "check"], edition)
-    print(f"public tests run by one check: {tests} (both exercises, correct code); median of {REPEAT} runs each")
+    print(f"public tests run by one check: {tests} ({len(NAMES)} exercises, correct code); median of {REPEAT} runs each")
     print(f"bare python -c pass:                      {bare * 1000:7.1f} ms")
     for label, wall in (("abkit check, full kit", full), ("abkit check, student edition", student)):
         verdict = "met" if wall <= 1 and wall <= 10 * bare else "MISSED"

@@ -7,15 +7,20 @@ the renderer grading's ``feedback.md`` uses, so every place says the same thing.
 
 Expected traces come from the fixtures alone (:func:`abkit.expected.expected_trace`):
 the student edition ships no solutions. Per public fixture there is a *search*
-test (the exercise's entry function on the whole tree) and, for alpha-beta, a
-*direct* test: ``max_value``/``min_value`` called on inner nodes with the narrow
-windows the expected search gives them, whose fail-soft values are graded too.
-A search that does not end is stopped after the course's time limit.
+test (the exercise's entry function on the whole tree, or on a tic-tac-toe
+position: judged by value, action and node counts), for alpha-beta a *direct*
+test (``max_value``/``min_value`` called on inner nodes with the narrow windows
+the expected search gives them, whose fail-soft values are graded too), and for
+the ordering lab an *orders* test (``ordered_actions`` on the nodes the fixture
+lists). An exercise with ``play`` also plays whole tic-tac-toe games
+(:mod:`grader.play`). A search that does not end is stopped after the course's
+time limit.
 """
 
 from __future__ import annotations
 
 import _thread
+import functools
 import math
 import os
 import re
@@ -25,19 +30,23 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
-from abkit.expected import expected_trace
+from abkit.expected import expected_counts, expected_trace
 from abkit.fixture import Fixture, fixture_paths, load_fixture
-from abkit.game import MAX
+from abkit.game import MAX, Budgeted, SearchTooLong
 from abkit.i18n import Message, default_lang, t
 from abkit.loading import HIDDEN_FIXTURES, load_module
 from abkit.trace import Call, Trace, traced_search
 
-from .compare import compare
+from .compare import Finding, compare, compare_counts, compare_order
 from .feedback import TestResult, student_traceback
 from .info import Course, Exercise
 from .textree import fmt
 
 ENTRIES = {"minimax": "minimax_decision", "alphabeta": "alpha_beta_search"}
+#: the most states one move of a played game may generate (alpha-beta: 18,297 from the empty board)
+PLAY_BUDGET = 50_000
+PLAY_SEED = 0  # the public games; grading plays with each student's own seed, from the empty board
+PLAY_OPENING = "....X...."  # X has taken the centre: the public games stay small (check must start fast)
 TRACEBACK_LINES, TRACEBACK_FRAMES = 24, 6  # a longer traceback (a runaway recursion) keeps 6 frames
 
 
@@ -46,20 +55,25 @@ class TestCase:
     """One public test: ``exercise`` run on ``fixture``, as a whole search or by direct calls."""
 
     exercise: Exercise
-    fixture: Fixture
-    kind: str = "search"  # "search" | "direct"
+    fixture: Fixture | None
+    kind: str = "search"  # "search" | "direct" | "orders" | "play" (no fixture)
 
     __test__ = False  # not a pytest class
 
     @property
     def name(self) -> str:
+        if self.fixture is None:
+            return f"{self.exercise.name}/plays-full-games"
         base = f"{self.exercise.name}/{self.fixture.id}"
-        return base if self.kind == "search" else f"{base}/direct"
+        return base if self.kind == "search" else f"{base}/{self.kind}"
 
     def title(self) -> dict[str, str]:
+        if self.fixture is None:
+            return {lang: Message("check.play_title").render(lang) for lang in ("en", "ko")}
         if self.kind == "search":
             return {lang: self.fixture.label(lang) for lang in ("en", "ko")}
-        return {lang: Message("check.direct_title", title=self.fixture.label(lang)).render(lang) for lang in ("en", "ko")}
+        key = "check.direct_title" if self.kind == "direct" else "check.orders_title"
+        return {lang: Message(key, title=self.fixture.label(lang)).render(lang) for lang in ("en", "ko")}
 
 
 @dataclass
@@ -79,7 +93,8 @@ def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
 
 
 def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True) -> list[TestCase]:
-    """The exercise's tests over ``fixtures``, in order: search, then direct calls, per fixture."""
+    """The exercise's tests over ``fixtures``, in order: search, then direct calls or orders, per fixture;
+    then the played games. ``direct=False``: the searches only (what counts as a hidden tree)."""
     cases = []
     for fixture in fixtures:
         if not _fits(exercise, fixture):
@@ -87,16 +102,22 @@ def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True)
         cases.append(TestCase(exercise, fixture))
         if direct and exercise.direct and direct_calls(fixture):
             cases.append(TestCase(exercise, fixture, "direct"))
+        if direct and exercise.algorithm == "ordering" and fixture.expected["ordering"].get("orders"):
+            cases.append(TestCase(exercise, fixture, "orders"))
+    if direct and exercise.play:
+        cases.append(TestCase(exercise, None, "play"))
     return cases
 
 
 def _fits(exercise: Exercise, fixture: Fixture) -> bool:
-    """A drawn tree the exercise's patterns name, with an expectation for its algorithm that
-    :func:`~abkit.expected.expected_trace` can rebuild."""
+    """A fixture the exercise's patterns name, with an expectation for its algorithm that can be judged:
+    a whole game's outcome and counts, or a tree's trace that :func:`~abkit.expected.expected_trace` rebuilds."""
     block = fixture.expected.get(exercise.algorithm)
-    if fixture.path is None or fixture.tree is None or block is None or not exercise.uses(fixture.path.name):
+    if fixture.path is None or block is None or not exercise.uses(fixture.path.name):
         return False
-    return exercise.algorithm == "minimax" or {"visited", "evaluated", "windows"} <= set(block)
+    if fixture.tree is None or exercise.algorithm in ("minimax", "expectimax"):
+        return True
+    return {"visited", "evaluated"} <= set(block) and (exercise.algorithm == "ordering" or "windows" in block)
 
 
 def direct_calls(fixture: Fixture) -> list[tuple[str, float, float]]:
@@ -117,7 +138,14 @@ def hidden_count(course: Course, exercise: Exercise, folder: Path = HIDDEN_FIXTU
     """How many hidden trees grading adds for ``exercise`` (from ``info.yaml`` in the student edition)."""
     if exercise.name in course.hidden:
         return course.hidden[exercise.name]
-    return len(test_cases(exercise, course_fixtures(course, folder), direct=False))
+    return len(test_cases(exercise, _folder_fixtures(course.prune_on_equality, folder), direct=False))
+
+
+@functools.lru_cache(maxsize=8)
+def _folder_fixtures(prune_on_equality: bool, folder: Path) -> tuple[Fixture, ...]:
+    """The fixtures of ``folder`` for one rule, read once per process (every exercise counts the hidden ones)."""
+    return tuple(f for f in map(load_fixture, fixture_paths([folder]) if folder.is_dir() else [])
+                 if f.prune_on_equality == prune_on_equality)
 
 
 # -- running them --------------------------------------------------------------
@@ -200,7 +228,7 @@ def run_exercise(course: Course, exercise: Exercise, folder: Path, fixtures: lis
 def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> TestResult:
     """One test's result; the student's exceptions, exits and endless loops become statuses."""
     result = TestResult(case.exercise.name, case.name, case.title(), prune_on_equality=course.prune_on_equality,
-                        tree=case.fixture.tree)
+                        tree=case.fixture.tree if case.fixture is not None else None)
     if student.failure is not None:
         result.status, result.detail = student.failure.status, dict(student.failure.detail)
         result.traceback, result.tree = list(student.failure.traceback), None
@@ -208,10 +236,7 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> 
     watchdog = Watchdog(course.time_limit)
     try:
         with watchdog:
-            if case.kind == "search":
-                _search(case, student.module, course, folder, result)
-            else:
-                _direct(case, student.module, course, folder, result)
+            KINDS[case.kind](case, student.module, course, folder, result)
     except KeyboardInterrupt:
         if not watchdog.fired:
             raise
@@ -223,8 +248,55 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> 
 
 def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
     fixture, algorithm = case.fixture, case.exercise.algorithm
-    student = traced_search(module, fixture.game(), fixture.tree.root, algorithm)
-    _judge(result, student, expected_trace(fixture, algorithm), course, folder)
+    game = fixture.game()
+    student = traced_search(module, game, fixture.root, algorithm, **fixture.search_params(algorithm, game))
+    expected = expected_counts(fixture, algorithm) if fixture.tree is None else expected_trace(fixture, algorithm)
+    _judge(result, student, expected, course, folder)
+
+
+def _orders(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
+    """``ordered_actions`` on each node the fixture lists; the result is the first that differs (or passed)."""
+    fixture = case.fixture
+    game = fixture.game()
+    eval_fn = fixture.search_params("ordering", game)["eval_fn"]
+    for node, want in fixture.expected["ordering"]["orders"].items():
+        result.detail = {"call": f"ordered_actions(game, {node!r}, eval_fn)"}
+        try:
+            got = module.ordered_actions(game, node, eval_fn)
+        except Exception as error:  # noqa: BLE001 - the student's code; shown with its traceback
+            _failed_with(result, error, folder)
+            return
+        finding = compare_order(node, game.to_move(node), got, want)
+        if finding is not None:
+            result.status, result.findings = "failed", [finding]
+            return
+    result.detail = {}
+
+
+def _play(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
+    """Whole games of tic-tac-toe with the exercise's search (:mod:`grader.play`)."""
+    from abkit.tictactoe import TicTacToe
+
+    from .play import play_games, problems
+
+    entry = getattr(module, ENTRIES[case.exercise.algorithm])
+    try:
+        games = play_games(lambda state: entry(Budgeted(TicTacToe(), PLAY_BUDGET), state), PLAY_SEED,
+                           start=PLAY_OPENING)
+    except SearchTooLong:
+        result.status, result.findings = "failed", [Finding("game", None, 0, Message("play.too_long", limit=PLAY_BUDGET))]
+        return
+    except Exception as error:  # noqa: BLE001 - the student's code; shown with its traceback
+        _failed_with(result, error, folder)
+        return
+    found = problems(games)
+    result.findings = [Finding("game", None, 0, message) for message in found]
+    result.status = "failed" if found else "passed"
+
+
+def _failed_with(result: TestResult, error: BaseException, folder: Path) -> None:
+    """The student's code raised ``error`` outside a traced search: not started, or an error with its traceback."""
+    _judge(result, Trace("", None, error=error), Trace("", None), None, folder, judged=False)
 
 
 def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
@@ -242,13 +314,23 @@ def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, re
     result.detail = {}
 
 
-def _judge(result: TestResult, student: Trace, expected: Trace, course: Course, folder: Path, direct: bool = False) -> None:
-    findings = compare(student, expected, result.tree, course.prune_on_equality)
+def _judge(result: TestResult, student: Trace, expected: Trace, course: Course | None, folder: Path,
+           direct: bool = False, judged: bool = True) -> None:
+    """Set ``result`` from the student's trace: findings against ``expected``, or the status its error means.
+    ``judged=False``: only the error matters (there is no trace to compare)."""
+    if not judged:
+        findings = []
+    elif result.tree is None:
+        findings = compare_counts(student, expected)
+    else:
+        findings = compare(student, expected, result.tree, course.prune_on_equality)
     if direct:
         returned = {f.node for f in findings if f.kind == "return"}
         findings = [f for f in findings if f.kind != "action" and not (f.kind == "value" and expected.root in returned)]
     result.student, result.expected, result.findings = student, expected, findings
     error = student.error
+    if not judged:
+        result.student = result.expected = None
     if isinstance(error, NotImplementedError):
         frames = student_traceback(error, [folder])
         names = re.findall(r", in (\w+)$", "\n".join(frames), re.M)
@@ -327,3 +409,7 @@ def _trim(lines: list[str]) -> list[str]:
         return lines
     head, tail = frames[:2], frames[2 - TRACEBACK_FRAMES - 1:]
     return [*sum(head, []), f"  ... [+{len(frames) - len(head) - len(tail)}] ...", *sum(tail, [])]
+
+
+#: what runs each kind of test
+KINDS = {"search": _search, "direct": _direct, "orders": _orders, "play": _play}

@@ -12,14 +12,15 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from abkit.game import MAX
+from abkit.game import CHANCE, MAX
 from abkit.i18n import Message
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
 from .textree import fmt
 
-KINDS = ("error", "window", "missed_cut", "extra_cut", "order", "duplicate", "evaluated", "return", "value", "action")
+KINDS = ("error", "window", "missed_cut", "extra_cut", "order", "duplicate", "evaluated", "return", "value", "action",
+         "nodes", "leaves", "orders", "game")
 
 
 @dataclass
@@ -73,6 +74,37 @@ def compare(student: Trace, expected: Trace, tree: Tree, prune_on_equality: bool
     return sorted(findings, key=lambda f: (f.time, order[f.kind]))
 
 
+def compare_counts(student: Trace, expected: Trace) -> list[Finding]:
+    """Differences in what a search on a whole game (tic-tac-toe) is judged by: value, action, node and leaf counts.
+
+    ``expected`` may be a :class:`~abkit.trace.CountedTrace`; a count it does not know (``None``) is not compared.
+    """
+    end = student.nodes or 0
+    if student.error is not None:
+        return [Finding("error", None, end, Message("compare.error", error=error_name(student.error)))]
+    findings = []
+    if not same_number(student.value, expected.value):
+        findings.append(Finding("value", None, end, Message("compare.value", got=fmt(student.value), want=fmt(expected.value))))
+    if student.action != expected.action:
+        findings.append(Finding("action", None, end, Message("compare.action", got=_name(student.action),
+                                                               want=_name(expected.action))))
+    if expected.nodes is not None and student.nodes != expected.nodes:
+        findings.append(Finding("nodes", None, end, Message("compare.nodes", got=student.nodes, want=expected.nodes)))
+    if expected.leaves is not None and student.leaves != expected.leaves:
+        findings.append(Finding("leaves", None, end, Message("compare.leaves", got=student.leaves, want=expected.leaves)))
+    return findings
+
+
+def compare_order(node: object, player: str, got: object, want: list) -> Finding | None:
+    """``ordered_actions`` on ``node`` returned ``got``; the finding when it is not ``want`` (else ``None``)."""
+    if isinstance(got, (list, tuple)) and list(got) == list(want):
+        return None
+    shown = ", ".join(map(str, got)) if isinstance(got, (list, tuple)) else _name(got)
+    return Finding("orders", node, 0, Message("compare.orders", node=node, player=player, got=shown,
+                                              want=", ".join(map(str, want)),
+                                              rule=Message(f"compare.orders_{'max' if player == MAX else 'min'}")))
+
+
 def _name(value: object) -> str:
     return "None" if value is None else str(value)
 
@@ -92,6 +124,10 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
     if got is not None and got not in set(e):
         parent = parents.get(got)
         call = _call_on(expected, parent)
+        if call is not None and parent in set(expected.evaluated):  # EVAL at the depth limit, not a cut-off
+            return Finding("missed_cut", parent, i, Message("compare.depth_limit", node=parent,
+                                                             value=fmt(expected.calls[call].value), next=got),
+                           {"generated": got})
         if call is None:  # pragma: no cover - the student's earlier path equals the expected one
             return Finding("missed_cut", got, i, Message("compare.extra_node", node=got))
         return Finding("missed_cut", parent, i, Message("compare.missed_cut", state=_state(expected, call),
@@ -180,8 +216,9 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
                                          ea=fmt(e.alpha), eb=fmt(e.beta), hint=hint)))
         if not return_done and s.value is not None and e.value is not None and not same_number(s.value, e.value):
             return_done = True
+            key = "compare.return_chance" if e.player == CHANCE else "compare.return"
             found.append(Finding("return", s.node, s.returned_at if s.returned_at is not None else s.visited_at,
-                                 Message("compare.return", node=s.node, got=fmt(s.value), want=fmt(e.value))))
+                                 Message(key, node=s.node, got=fmt(s.value), want=fmt(e.value))))
     return found
 
 

@@ -18,7 +18,7 @@ from abkit.i18n import LANGS, Message
 from .errors import UsageError
 
 RULES = {"aima": True, "cs188": False}
-ALGORITHMS = ("minimax", "alphabeta")
+ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
 
 
 class InfoError(UsageError):
@@ -35,7 +35,8 @@ class Exercise:
     name: its file stem (``exercises/<name>.py``); algorithm: the search its tests run;
     functions: what the file must define; title and hints: per language (hints staged);
     fixtures: glob patterns under ``fixtures/public/``; direct: also test
-    ``max_value``/``min_value`` called directly with narrow windows.
+    ``max_value``/``min_value`` called directly with narrow windows; play: also play whole
+    tic-tac-toe games with the exercise's search (against a seeded random player and itself).
     """
 
     name: str
@@ -45,6 +46,7 @@ class Exercise:
     hints: dict[str, list[str]]
     fixtures: tuple[str, ...] = ("*.yaml",)
     direct: bool = False
+    play: bool = False
 
     @property
     def file(self) -> str:
@@ -124,4 +126,5 @@ def _exercise(path: Path, number: int, entry: object) -> Exercise:
     fixtures = entry.get("fixtures", ["*.yaml"])
     return Exercise(entry["name"], entry["algorithm"], tuple(entry.get("functions") or ()), dict(title),
                     {lang: [str(h) for h in hints[lang]] for lang in LANGS},
-                    tuple(fixtures if isinstance(fixtures, list) else [fixtures]), bool(entry.get("direct", False)))
+                    tuple(fixtures if isinstance(fixtures, list) else [fixtures]), bool(entry.get("direct", False)),
+                    bool(entry.get("play", False)))

@@ -50,6 +50,8 @@ def student(tmp_path):
         (tmp_path / "alphabeta.py").write_text(alphabeta, encoding="utf-8")
         (tmp_path / "minimax.py").write_text(minimax, encoding="utf-8")
         (tmp_path / "info.yaml").write_text(info, encoding="utf-8")
+        for name in ("alphabeta_cutoff.py", "expectimax.py", "ordering.py"):
+            (tmp_path / name).write_text((SOLUTIONS / name).read_text(encoding="utf-8"), encoding="utf-8")
         return tmp_path
 
     return make
@@ -60,7 +62,7 @@ def test_the_stubs_read_as_not_started(abkit):
                         ("ko", "아직 시작하지 않았습니다: alpha_beta_search")):
         run = abkit("check", "--lang", lang)
         assert run.status == 1 and words in run.out and "Traceback" not in run.out
-        assert run.out.count("NotImplementedError") == 2  # once per exercise, the rest collapsed
+        assert run.out.count("NotImplementedError") == 5  # once per exercise, the rest collapsed
 
 
 def test_the_reference_passes_every_public_test(abkit, student):
@@ -68,7 +70,7 @@ def test_the_reference_passes_every_public_test(abkit, student):
     assert run.status == 0 and "✗" not in run.out
     assert "minimax: all 14 public tests pass." in run.out or "minimax: all" in run.out
     assert "alphabeta/aima-fig-5-2/direct" in run.out
-    assert "2 of 2 exercises done" in run.out
+    assert "5 of 5 exercises done" in run.out
     assert "hidden trees" in run.out and "not a full grade" in run.out
 
 
@@ -160,7 +162,7 @@ def test_a_missing_file_is_named(abkit, student):
 
 
 @pytest.mark.parametrize("args,words", [
-    (("check", "negamax"), "there is no exercise named 'negamax'. The exercises are: minimax, alphabeta."),
+    (("check", "negamax"), "there is no exercise named 'negamax'. The exercises are: minimax, alphabeta, alphabeta_cutoff, expectimax, ordering."),
     (("check", "--exercises", "/no/such/folder"), "the folder /no/such/folder does not exist."),
     (("hint", "alphabeta", "0"), "N must be between 1 and 4, not 0."),
     (("hint", "negamax"), "no exercise named"),
@@ -176,7 +178,7 @@ def test_bad_input_is_a_message_and_status_2(abkit, args, words):
     ("rule: fide\nexercises: [{name: x}]\n", "'rule' must be aima or cs188, not fide"),
     ("time_limit: -1\nexercises: [{name: x}]\n", "'time_limit' must be a positive number"),
     ("exercises: [{name: 1x}]\n", "exercise 1: 'name' must be a Python file name"),
-    ("exercises: [{name: x, algorithm: negamax}]\n", "'algorithm' must be one of minimax, alphabeta"),
+    ("exercises: [{name: x, algorithm: negamax}]\n", "'algorithm' must be one of minimax, alphabeta, cutoff, expectimax, ordering"),
     ("exercises: [{name: x, algorithm: minimax, hints: {en: [a], ko: []}}]\n", "the same number of hints"),
     ("exercises: [{name: x, algorithm: minimax, hints: {en: [a], ko: [b]}, title: x}]\n", "'title' needs"),
     (INFO + INFO[INFO.index("  - name: minimax"):INFO.index("  - name: alphabeta")], "two exercises have the same name"),
