@@ -34,6 +34,7 @@ class BatchResult:
     graded: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
+    defences: dict | None = None
 
 
 def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lang: str = "en", jobs: int = 2,
@@ -75,6 +76,7 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
             result.graded.append(grade.student)
             if progress is not None:
                 progress(done, len(todo), grade)
+    result.defences = grader.defences
     result.rows = [rows[name] for name in sorted(rows)]
     write_class(result.out, result.rows, rubric, lang)
     result.graded.sort()

@@ -10,12 +10,16 @@ answers) and compares nothing: the parent does. It imports only the core.
 
 from __future__ import annotations
 
+import builtins
+import gc
+import hmac
 import io
 import json
+import operator
 import os
 import struct
 import sys
-from types import ModuleType
+from types import FunctionType, ModuleType
 
 if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started by path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -26,6 +30,9 @@ from abkit.trace import ALGORITHMS, Trace, TracingGame, traced_search  # noqa: E
 from abkit.tree import Tree, TreeGame  # noqa: E402
 
 HEADER = struct.Struct(">I")
+#: every reply ends with HMAC-SHA256(key, sequence number + body): the key comes first on the request pipe
+KEY_BYTES = MAC_BYTES = 32
+SEQUENCE = struct.Struct(">Q")
 #: the functions a submission is expected to define (contract §1)
 MAX_RECORD = 50_000
 CONTRACT = ("minimax_decision", "alpha_beta_search", "max_value", "min_value")
@@ -131,6 +138,37 @@ def _tampered(before: dict, game: TreeGame, fingerprint: tuple) -> bool:
         return True
 
 
+def _guards() -> tuple:
+    """What the harness itself relies on, as ``(mappings, keys, values, objects, names, attributes)``.
+
+    Every name of the recorder's and this harness's modules and classes, the
+    JSON and HMAC functions the replies go through, Python's builtins, and the
+    code, defaults and globals of every function among them: a student who
+    rebinds any of these (to hide work from the recorder or to forge a reply)
+    is caught by :func:`_intact`. Tuples, so that the record cannot be edited.
+    """
+    import json.encoder
+    spaces = [vars(m) for m in (_trace_module, sys.modules[__name__], json, json.encoder, hmac, struct, operator,
+                                builtins)]
+    spaces += [vars(c) for c in (TracingGame, TreeGame, Trace, Tree, Channel, CappedText, json.JSONEncoder)]
+    entries = [(space, key, value) for space in spaces for key, value in list(space.items())]
+    functions = {id(v): v for _, _, v in entries if isinstance(v, FunctionType)}.values()
+    attributes = [(f, name, getattr(f, name)) for f in functions for name in ("__code__", "__defaults__",
+                                                                               "__kwdefaults__", "__globals__")]
+    return tuple(tuple(column) for column in (*zip(*entries), *zip(*attributes)))
+
+
+def _intact(guards: tuple, any_=any, map_=map, is_not=operator.is_not, getitem=operator.getitem,
+            getattr_=getattr) -> bool:
+    """True when nothing :func:`_guards` recorded was rebound or removed (fast: the loops run in C)."""
+    mappings, keys, values, objects, names, attributes = guards
+    try:
+        return not (any_(map_(is_not, map_(getitem, mappings, keys), values))
+                    or any_(map_(is_not, map_(getattr_, objects, names), attributes)))
+    except Exception:  # noqa: BLE001 - a recorded name was deleted
+        return False
+
+
 def _limit(limits: dict) -> None:  # pragma: no cover - runs only in the child, before any student code
     try:
         import resource
@@ -138,6 +176,7 @@ def _limit(limits: dict) -> None:  # pragma: no cover - runs only in the child, 
     except ImportError:
         return
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an over-long write fails instead of killing the child
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a student's os.kill(SIGINT) cannot interrupt the harness
     for name, value in (("RLIMIT_CPU", limits.get("cpu")), ("RLIMIT_AS", limits.get("memory")),
                         ("RLIMIT_FSIZE", limits.get("fsize")), ("RLIMIT_CORE", 0)):
         if value is not None and hasattr(resource, name):
@@ -148,10 +187,15 @@ def _limit(limits: dict) -> None:  # pragma: no cover - runs only in the child, 
 
 
 class Channel:
-    """Length-prefixed JSON messages over two file descriptors."""
+    """Length-prefixed JSON messages over two file descriptors; each reply carries a MAC under the run's key."""
 
     def __init__(self, read_fd: int, write_fd: int) -> None:
         self.read_fd, self.write_fd = read_fd, write_fd
+        self.key, self.sent = b"", 0
+
+    def receive_key(self) -> None:
+        """Read the run's secret key: the first bytes the parent writes, before any student code exists."""
+        self.key = self._read(KEY_BYTES) or b""
 
     def receive(self) -> dict | None:
         head = self._read(HEADER.size)
@@ -161,7 +205,9 @@ class Channel:
 
     def send(self, message: dict) -> None:
         body = json.dumps(message, ensure_ascii=False).encode("utf-8")
-        data = HEADER.pack(len(body)) + body
+        mac = hmac.digest(self.key, SEQUENCE.pack(self.sent) + body, "sha256")
+        self.sent += 1
+        data = HEADER.pack(len(body)) + body + mac
         while data:
             data = data[os.write(self.write_fd, data):]
 
@@ -191,14 +237,25 @@ def _error_reply(error: BaseException, roots: list[str]) -> dict:
     return {"error": text, "error_type": type(error).__name__, "traceback": student_traceback(error, roots)}
 
 
-def serve(channel: Channel, output: CappedText, roots: list[str]) -> None:
-    """Answer requests until ``bye`` or the end of the request pipe."""
+def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict | None = None) -> None:
+    """Answer requests until ``bye`` or the end of the request pipe.
+
+    Student code runs inside :func:`run_test` and wherever its objects are
+    touched (their ``repr``, finalizers): all before the integrity checks. The
+    checks and the sending then run with functions captured here, before any
+    student code existed; in a confined child no thread or signal handler can
+    run student code in between (:mod:`grader.confine`).
+    """
     modules: dict[str, ModuleType] = {}
-    before = _snapshot()
+    before, guards, intact, tampered = _snapshot(), _guards(), _intact, _tampered
+    pause, resume, tracer, profiler = gc.disable, gc.enable, sys.gettrace, sys.getprofile
+    hooks = (tracer(), profiler())
+    received = 0
     while True:
         request = channel.receive()
         if request is None or request.get("op") == "bye":
             return
+        received += 1
         reply: dict = {}
         if request["op"] == "load":
             try:
@@ -207,6 +264,9 @@ def serve(channel: Channel, output: CappedText, roots: list[str]) -> None:
                 reply["functions"] = [name for name in CONTRACT if callable(getattr(module, name, None))]
             except BaseException as error:  # noqa: BLE001 - a syntax error, a failed import, an exit at import
                 reply.update(_error_reply(error, roots), loaded=False)
+            reply["defences"] = defences
+            pause()  # until the reply is sent, no collection runs a student's finalizer
+            module = None
         else:
             game = TreeGame(tree_from_data(request["tree"]))
             fingerprint = _fingerprint(game)
@@ -218,20 +278,38 @@ def serve(channel: Channel, output: CappedText, roots: list[str]) -> None:
             if isinstance(trace.error, BaseException):
                 reply.update(_error_reply(trace.error, roots))
             reply["trace"] = trace.to_dict()
-            reply["tampered"] = _tampered(before, game, fingerprint)
+            reply["tampered"] = tampered(before, game, fingerprint)
+            pause()  # until the reply is sent, no collection runs a student's finalizer
+            trace = game = None  # (what these alone held is finalized now, before the checks)
+        if not intact(guards) or (tracer(), profiler()) != hooks:
+            reply["tampered"] = True
         reply["output"] = output.take()
+        reply["id"] = received
         channel.send(reply)
+        resume()
+
+
+def _confine(limits: dict) -> dict | None:  # pragma: no cover - runs only in the child, before any student code
+    """Apply :func:`grader.confine.confine` unless the parent said not to; what it achieved, as plain data."""
+    if not limits.get("confine", True):
+        return None
+    from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
+    from grader.confine import confine
+
+    return confine(os.getcwd(), KIT_ROOT, [HIDDEN_FIXTURES, SOLUTIONS], limits.get("writable", [])).to_dict()
 
 
 def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point, exercised through the sandbox
     limits = json.loads(argv[3])
     channel = Channel(int(argv[1]), int(argv[2]))
+    channel.receive_key()
     _limit(limits)
+    defences = _confine(limits)
     output = CappedText(limits.get("output", 20_000))
     sys.stdout = sys.stderr = output
     sys.stdin = io.StringIO("")
     sys.setrecursionlimit(limits.get("recursion", 1000))
-    serve(channel, output, [os.getcwd()])
+    serve(channel, output, [os.getcwd()], defences)
     return 0
 
 

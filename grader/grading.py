@@ -44,7 +44,7 @@ from .feedback import TestResult
 from .mistakes import for_exercise, mutant
 from .reference import reference
 from .rubric import EXERCISES, Rubric
-from .sandbox import Died, Limits, Sandbox, TimedOut
+from .sandbox import Died, Forged, Limits, Sandbox, TimedOut
 from .submissions import Submission, fingerprint, pick_files, unpack
 
 SOURCE_FOLDERS = {"public": PUBLIC_FIXTURES, "hidden": HIDDEN_FIXTURES}
@@ -176,6 +176,8 @@ class Grader:
             for test in tests:
                 self.expected(test, cache=True)
         self.batch_fingerprint = self._batch_fingerprint()
+        #: what the students' processes achieved confining themselves (grader.confine), None before any ran
+        self.defences: dict | None = None
 
     # -- the tests ------------------------------------------------------------
 
@@ -305,7 +307,9 @@ class Grader:
                     sandbox = Sandbox(workspace, self.limits, deadline)
                     sandbox.start()
                     deadline = sandbox.deadline
-                if not self._run_exercise(sandbox, grade, workspace / path, tests[exercise], workspace):
+                ended = not self._run_exercise(sandbox, grade, workspace / path, tests[exercise], workspace)
+                self._note_defences(sandbox.defences)
+                if ended:
                     sandbox.close()
                     sandbox = None
         finally:
@@ -331,10 +335,16 @@ class Grader:
             return False
         except Died as death:
             grade.status = "crashed"
-            grade.note = t("grade.note.died", self.lang, code=death.returncode)
+            grade.note = t("grade.note.forged" if isinstance(death, Forged) else "grade.note.died", self.lang,
+                           code=death.returncode)
             grade.traceback = [line for line in death.log.splitlines() if line.strip()][-12:]
             return False
         return True
+
+    def _note_defences(self, defences: dict | None) -> None:
+        """Keep what the students' processes reported about their confinement (the weakest one wins)."""
+        if defences is not None and (self.defences is None or _weaker(defences, self.defences)):
+            self.defences = defences
 
     # -- scores -----------------------------------------------------------------
 
@@ -377,7 +387,7 @@ class Grader:
 
     def _grade_test(self, test: Test, reply: dict, grade: ExerciseGrade, workspace: Path) -> TestGrade:
         expected = self.expected(test)
-        student = Trace.from_dict(reply["trace"])
+        student = Trace.from_dict(tame(reply["trace"]))
         result = TestResult(test.exercise, test.id, test.title, student=student, tree=test.tree, expected=expected,
                             prune_on_equality=self.rule,
                             traceback=_relative(reply["traceback"], workspace) if reply.get("traceback") else [])
@@ -424,6 +434,30 @@ def gradable(fixture: Fixture) -> bool:
         return False
     game = TreeGame(fixture.tree)
     return all(game.to_move(node) in (MAX, MIN) for node in fixture.tree.preorder())
+
+
+def tame(data: dict) -> dict:
+    """A reported trace with every int too large for a float (a student's ``10 ** 400``) replaced by a short text.
+
+    Such a value is wrong anyway; as text it compares unequal and prints, instead of overflowing the comparison.
+    >>> tame({"value": 10 ** 400, "action": 2, "calls": [["B", "MIN", 1, 10 ** 500, 3]]})["calls"][0][3]
+    '1000000000…(501 digits)'
+    """
+    def small(x):
+        if isinstance(x, int) and not isinstance(x, bool) and abs(x) >= 2 ** 1023:
+            digits = str(abs(x))
+            return f"{'-' if x < 0 else ''}{digits[:10]}…({len(digits)} digits)"
+        return x
+    data = dict(data, value=small(data.get("value")), action=small(data.get("action")))
+    data["calls"] = [[small(x) for x in row] for row in data.get("calls", [])]
+    return data
+
+
+def _weaker(a: dict, b: dict) -> bool:
+    """Whether confinement report ``a`` is weaker than ``b`` (hidden files exposed, fewer layers)."""
+    def strength(d: dict) -> tuple:
+        return (d.get("hidden") is not False, bool(d.get("landlock")), bool(d.get("seccomp")), d.get("landlock") or 0)
+    return strength(a) < strength(b)
 
 
 def _error_status(test: Test, student: Trace, grade: ExerciseGrade) -> tuple[str, dict]:

@@ -7,14 +7,21 @@ limits (CPU, memory, file size, no core dumps) set by the child before any
 student code runs, and its stdout/stderr sent to a capped file. Requests and
 replies travel over two private pipes handed over with ``pass_fds``; every
 wait has a deadline, and a child that misses one is killed with its whole
-process group.
+process group. The first bytes on the request pipe are a fresh secret key, read
+before any student code exists; every reply must carry its MAC under that key
+and its sequence number, so bytes the student's code writes into the reply
+pipe are caught (:class:`Forged`). Before student code runs, the child confines
+itself (:mod:`grader.confine`): what it achieved is in :attr:`Sandbox.defences`.
 """
 
 from __future__ import annotations
 
+import base64
+import hmac
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -22,7 +29,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from .child import HEADER
+from .child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
 
 CHILD = Path(__file__).with_name("child.py")
 MAX_REPLY = 16 * 1024 * 1024
@@ -38,6 +45,7 @@ class Limits:
     student_seconds: wall-clock time for all of a student's requests together.
     memory_mb: address space; output_chars: printed text kept per request;
     log_bytes: the most the process may write to its stdout/stderr file.
+    confine: whether the child confines itself (:mod:`grader.confine`) before student code runs.
     """
 
     test_seconds: float = 2.0
@@ -45,6 +53,7 @@ class Limits:
     memory_mb: int = 1024
     output_chars: int = 4000
     log_bytes: int = 1_000_000
+    confine: bool = True
 
 
 class TimedOut(Exception):
@@ -57,6 +66,10 @@ class Died(Exception):
     def __init__(self, log: str, returncode: int | None) -> None:
         super().__init__(log)
         self.log, self.returncode = log, returncode
+
+
+class Forged(Died):
+    """A reply whose MAC is wrong: something other than the harness wrote into the reply pipe."""
 
 
 def child_environment(workspace: Path) -> dict[str, str]:
@@ -85,18 +98,26 @@ class Sandbox:
         self.close()
 
     def start(self) -> None:
-        """Start the child; it waits for requests."""
+        """Start the child and hand it the run's key; it confines itself, then waits for requests."""
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
+        self._key, self._received, self._sent = os.urandom(KEY_BYTES), 0, 0
+        self.defences: dict | None = None
         settings = {"cpu": int(self.limits.student_seconds) + 2, "memory": self.limits.memory_mb * 1024 * 1024,
-                    "fsize": self.limits.log_bytes, "output": self.limits.output_chars}
+                    "fsize": self.limits.log_bytes, "output": self.limits.output_chars,
+                    "confine": self.limits.confine}
+        env = child_environment(self.workspace)
+        self._coverage = _coverage_drop(self.workspace, env)
+        if self._coverage is not None:
+            settings["writable"] = [str(self._coverage[0])]
         with open(self._log_path, "wb") as log:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-B", str(CHILD), str(request_read), str(reply_write), json.dumps(settings)],
-                cwd=self.workspace, env=child_environment(self.workspace), stdin=subprocess.DEVNULL, stdout=log,
+                cwd=self.workspace, env=env, stdin=subprocess.DEVNULL, stdout=log,
                 stderr=subprocess.STDOUT, pass_fds=(request_read, reply_write), start_new_session=True)
         os.close(request_read)
         os.close(reply_write)
+        os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
 
     def request(self, message: dict | bytes) -> dict:
         """Send ``message`` (or its JSON, encoded) and return the reply; :class:`TimedOut` or :class:`Died` otherwise."""
@@ -107,10 +128,21 @@ class Sandbox:
         size = HEADER.unpack(head)[0]
         if size > MAX_REPLY:
             raise self._died()
+        body = self._read(size, limit)
+        mac = self._read(MAC_BYTES, limit)
+        expected = hmac.digest(self._key, SEQUENCE.pack(self._received) + body, "sha256")
+        self._received += 1
+        self._sent += 1
         try:
-            return json.loads(self._read(size, limit))
-        except ValueError:
-            raise self._died() from None
+            reply = json.loads(body) if hmac.compare_digest(mac, expected) else None
+        except ValueError:  # pragma: no cover - the harness always sends JSON
+            reply = None
+        if not isinstance(reply, dict) or reply.get("id") != self._sent:  # a forged or a replayed report
+            self.kill()
+            raise Forged(self.log(), self.process.returncode if self.process else None)
+        if isinstance(reply, dict) and "defences" in reply and self.defences is None:
+            self.defences = reply["defences"]
+        return reply
 
     def _write(self, data: bytes, limit: float) -> None:
         """Write to the request pipe without ever blocking past ``limit`` (a pipe takes PIPE_BUF bytes when writable)."""
@@ -176,6 +208,8 @@ class Sandbox:
             except OSError:
                 pass
         self.kill()
+        if getattr(self, "_coverage", None) is not None:
+            _collect_coverage(*self._coverage)
         for fd in (getattr(self, "_request", None), getattr(self, "_reply", None)):
             if fd is not None:
                 try:
@@ -185,3 +219,36 @@ class Sandbox:
         self._request = self._reply = None
 
 
+
+
+# -- the kit's own tests run under coverage, which follows subprocesses ----------------
+
+def _coverage_drop(workspace: Path, env: dict[str, str]) -> tuple[Path, Path] | None:
+    """When coverage measures the kit's tests: a folder the confined child may write its data to, and the real one.
+
+    The child cannot write into the kit (that is the point of confining it), so
+    the data file named in coverage's serialized configuration (the
+    ``patch = subprocess`` mechanism) is redirected, and moved back when it ends.
+    """
+    serialized = env.get("COVERAGE_PROCESS_CONFIG")
+    if serialized is None:
+        return None
+    try:
+        config = json.loads(base64.b64decode(serialized))
+        target = Path(os.path.abspath(config["data_file"]))
+    except (ValueError, KeyError, TypeError):  # pragma: no cover - another coverage version
+        return None
+    drop = workspace.parent / f"{workspace.name}.coverage"
+    drop.mkdir(exist_ok=True)
+    config["data_file"] = str(drop / target.name)
+    env["COVERAGE_PROCESS_CONFIG"] = base64.b64encode(json.dumps(config).encode()).decode()
+    return drop, target
+
+
+def _collect_coverage(drop: Path, target: Path) -> None:
+    """Move the child's coverage data files next to this process's own (``coverage combine`` finds them there)."""
+    for path in drop.glob(f"{target.name}*"):
+        try:
+            shutil.move(str(path), str(target.parent / path.name))
+        except OSError:  # pragma: no cover
+            pass

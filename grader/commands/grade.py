@@ -50,7 +50,23 @@ def run(args) -> int:
         return 2
     for name in result.duplicates:
         print(t("grade.duplicate", args.lang, name=name), file=sys.stderr)
+    report_defences(result.defences, args.lang)
     statuses = {s: sum(1 for r in result.rows if r["extra_data"]["status"] == s) for s in ("ok", "timeout", "crashed", "invalid")}
     print(t("grade.done", args.lang, students=len(result.rows), graded=len(result.graded), reused=len(result.reused),
             out=result.out, **statuses))
     return 0
+
+
+def report_defences(defences: dict | None, lang: str) -> None:
+    """Say how the students' processes were confined (grader.confine); warn on stderr about what was missing."""
+    if defences is None:  # no student code ran
+        return
+    reasons = "; ".join(defences.get("reasons") or []) or "-"
+    if defences.get("landlock") and defences.get("hidden") is not False:
+        print(t("grade.sandbox.landlock", lang, abi=defences["landlock"]))
+    else:
+        print(t("grade.sandbox.exposed", lang, reasons=reasons), file=sys.stderr)
+    if defences.get("seccomp"):
+        print(t("grade.sandbox.seccomp", lang))
+    else:
+        print(t("grade.sandbox.processes", lang, reasons=reasons), file=sys.stderr)

@@ -1,0 +1,49 @@
+"""Patches builtins (max, min) to count calls: tampering, whatever the search does."""
+
+import builtins
+import math
+
+_max, _min, CALLS = builtins.max, builtins.min, []
+builtins.max = lambda *a, **k: (CALLS.append(1), _max(*a, **k))[1]
+builtins.min = lambda *a, **k: (CALLS.append(1), _min(*a, **k))[1]
+
+
+def alpha_beta_search(game, state):
+    if game.terminal_test(state):
+        return None
+    alpha, beta, best = -math.inf, math.inf, None
+    if game.to_move(state) == "MAX":
+        for a in game.actions(state):
+            v = min_value(game, game.result(state, a), alpha, beta)
+            if best is None or v > alpha:
+                alpha, best = v, a
+    else:
+        for a in game.actions(state):
+            v = max_value(game, game.result(state, a), alpha, beta)
+            if best is None or v < beta:
+                beta, best = v, a
+    return best
+
+
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state)
+    v = -math.inf
+    for a in game.actions(state):
+        v = max(v, min_value(game, game.result(state, a), alpha, beta))
+        if v >= beta:
+            return v
+        alpha = max(alpha, v)
+    return v
+
+
+def min_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state)
+    v = math.inf
+    for a in game.actions(state):
+        v = min(v, max_value(game, game.result(state, a), alpha, beta))
+        if v <= alpha:
+            return v
+        beta = min(beta, v)
+    return v
