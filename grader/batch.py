@@ -2,7 +2,10 @@
 
 Each student is graded in a worker thread that spends its time waiting for the
 student's own process (:mod:`grader.sandbox`), so ``jobs`` threads keep ``jobs``
-student processes busy. A student whose saved ``results.json`` matches the
+student processes busy. Each student's files are written (atomically) as soon as
+they are graded; an interrupted batch (Ctrl-C, SIGTERM) ends the running
+students' processes, saves nothing half-done and leaves ``grades.csv`` as it
+was, and running it again grades only who is left. A student whose saved ``results.json`` matches the
 current submission and settings (its fingerprint) is not graded again unless
 ``force``; ``student`` regrades one student and leaves the others' files alone.
 """
@@ -21,7 +24,7 @@ from abkit.i18n import t
 from .grading import Grader, StudentGrade
 from .reports import number, read_results, write_class, write_student
 from .rubric import Rubric
-from .sandbox import Limits
+from .sandbox import LIVE, Limits
 from .submissions import SubmissionsError, find_submissions
 
 
@@ -68,7 +71,8 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
         else:
             todo.append(entry)
     result.out.mkdir(parents=True, exist_ok=True)
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    try:
         futures = {pool.submit(grader.grade, entry): entry for entry in todo}
         for done, future in enumerate(as_completed(futures), 1):
             grade = future.result()
@@ -76,6 +80,13 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
             result.graded.append(grade.student)
             if progress is not None:
                 progress(done, len(todo), grade)
+    except BaseException:  # Ctrl-C, SIGTERM: what is saved stays; what runs is ended and not saved
+        LIVE.stop_all()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    finally:
+        pool.shutdown(wait=True)
+        LIVE.reopen()
     result.defences = grader.defences
     result.rows = [rows[name] for name in sorted(rows)]
     write_class(result.out, result.rows, rubric, lang)
@@ -91,8 +102,10 @@ class Progress:
         self.lang = lang
         self.tty = self.stream.isatty() if tty is None else tty
         self.started = time.monotonic()
+        self.done = 0
 
     def __call__(self, done: int, total: int, grade: StudentGrade) -> None:
+        self.done = done
         line = t("grade.progress.line", self.lang, done=done, total=total, student=grade.student,
                  status=t(f"grade.status.{grade.status}", self.lang), score=number(grade.score),
                  max_score=number(grade.max_score))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import signal
 import struct
 import sys
 from dataclasses import asdict, dataclass
@@ -42,7 +43,7 @@ FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 FS_READ = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
 NET_ALL = 0b11             # BIND_TCP | CONNECT_TCP (ABI 4)
 SCOPE_ALL = 0b11           # ABSTRACT_UNIX_SOCKET | SIGNAL (ABI 6)
-PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 22, 2
+PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 1, 38, 22, 2
 
 # -- seccomp (linux/filter.h, linux/seccomp.h, linux/audit.h) -----------------------
 LD_ABS_W, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
@@ -214,6 +215,15 @@ def available() -> dict:
     return {"landlock": landlock_abi(), "seccomp": linux and os.uname().machine in SYSCALLS}
 
 
+def _die_with_parent() -> None:
+    """Be killed when the grader dies (even by SIGKILL): no student process outlives its batch."""
+    parent = os.getppid()
+    if _libc().prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:  # pragma: no cover
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_PDEATHSIG)")
+    if os.getppid() != parent:  # pragma: no cover - it died before the request was made
+        os._exit(1)
+
+
 def _no_new_privs() -> None:
     if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
@@ -231,6 +241,7 @@ def confine(workspace: Path, kit_root: Path, secrets: list[Path], writable: list
         defences.reasons = (f"not Linux ({sys.platform})",)
         return defences
     try:
+        _die_with_parent()
         _no_new_privs()
     except OSError as error:
         defences.reasons = (f"no_new_privs: {error}",)

@@ -25,6 +25,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -68,6 +69,44 @@ class Died(Exception):
         self.log, self.returncode = log, returncode
 
 
+class Interrupted(Exception):
+    """The batch is stopping (Ctrl-C, SIGTERM): no new student process may start."""
+
+
+class Registry:
+    """The student processes alive in this process, so that an interrupted batch can end them all at once."""
+
+    def __init__(self) -> None:
+        self.lock, self.live, self.stopping = threading.Lock(), set(), False
+
+    def add(self, sandbox: "Sandbox") -> None:
+        """Register ``sandbox`` before its process starts; :class:`Interrupted` while stopping."""
+        with self.lock:
+            if self.stopping:
+                raise Interrupted()
+            self.live.add(sandbox)
+
+    def discard(self, sandbox: "Sandbox") -> None:
+        with self.lock:
+            self.live.discard(sandbox)
+
+    def stop_all(self) -> None:
+        """Refuse new processes and kill every live one (its grading thread then sees it die)."""
+        with self.lock:
+            self.stopping = True
+            live = list(self.live)
+        for sandbox in live:
+            sandbox.kill()
+
+    def reopen(self) -> None:
+        with self.lock:
+            self.stopping = False
+
+
+#: every Sandbox of this process registers here while its child may be alive
+LIVE = Registry()
+
+
 class Forged(Died):
     """A reply whose MAC is wrong: something other than the harness wrote into the reply pipe."""
 
@@ -98,7 +137,11 @@ class Sandbox:
         self.close()
 
     def start(self) -> None:
-        """Start the child and hand it the run's key; it confines itself, then waits for requests."""
+        """Start the child and hand it the run's key; it confines itself, then waits for requests.
+
+        :class:`Interrupted` instead when the batch is stopping.
+        """
+        LIVE.add(self)
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
         self._key, self._received, self._sent = os.urandom(KEY_BYTES), 0, 0
@@ -208,6 +251,7 @@ class Sandbox:
             except OSError:
                 pass
         self.kill()
+        LIVE.discard(self)
         if getattr(self, "_coverage", None) is not None:
             _collect_coverage(*self._coverage)
         for fd in (getattr(self, "_request", None), getattr(self, "_reply", None)):

@@ -20,6 +20,8 @@ from abkit.i18n import Message
 MAX_FILE_BYTES = 1_000_000      # one Python file
 MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
 MAX_FILES = 2000
+MAX_ENTRIES = 20_000            # entries in one archive, of any kind: more is a bomb of names
+MAX_RATIO = 100                 # uncompressed / compressed size of one archive entry (text deflates ~4-10x)
 
 
 class SubmissionsError(ValueError):
@@ -131,10 +133,16 @@ def _copy(folder: Path, result: Unpacked) -> None:
 
 
 def _unzip(path: Path, result: Unpacked) -> None:
+    """Extract the archive's Python files: caps on size, count and compression ratio (zip bombs), no path
+    leaving the folder (zip slip), the first of two entries with one name; a broken archive is ``unreadable``."""
     try:
         with zipfile.ZipFile(path) as archive:
+            entries = archive.infolist()
+            if len(entries) > MAX_ENTRIES:
+                result.unreadable = Message("grade.zip_entries", count=len(entries), limit=MAX_ENTRIES)
+                return
             total = 0
-            for info in archive.infolist():
+            for info in entries:
                 name = info.filename
                 if info.is_dir() or not name.endswith(".py") or "__MACOSX" in name:
                     continue
@@ -142,9 +150,15 @@ def _unzip(path: Path, result: Unpacked) -> None:
                 if safe is None or stat.S_ISLNK(info.external_attr >> 16):
                     result.skipped.append(Message("grade.skipped.outside", name=name))
                     continue
+                if safe in result.files:
+                    result.skipped.append(Message("grade.skipped.duplicate", name=name))
+                    continue
                 if info.file_size > MAX_FILE_BYTES or total + info.file_size > MAX_TOTAL_BYTES \
                         or len(result.files) >= MAX_FILES:
                     result.skipped.append(Message("grade.skipped.large", name=name))
+                    continue
+                if info.file_size > MAX_RATIO * max(info.compress_size, 1) and info.file_size > 64 * 1024:
+                    result.skipped.append(Message("grade.skipped.ratio", name=name, ratio=MAX_RATIO))
                     continue
                 data = archive.open(info).read(MAX_FILE_BYTES + 1)
                 if len(data) > MAX_FILE_BYTES:  # pragma: no cover - a header that lies about the size

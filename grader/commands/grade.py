@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from abkit.i18n import t
@@ -42,12 +45,17 @@ def run(args) -> int:
         print(error.render(args.lang), file=sys.stderr)
         return 2
     limits = Limits(test_seconds=args.timeout, student_seconds=max(Limits.student_seconds, 10 * args.timeout))
+    progress = Progress(sys.stdout, args.lang)
     try:
-        result = grade_batch(args.submissions, args.out, rubric, args.seed, args.lang, args.jobs, limits,
-                             args.student, args.force, Progress(sys.stdout, args.lang))
+        with terminate_as_interrupt():
+            result = grade_batch(args.submissions, args.out, rubric, args.seed, args.lang, args.jobs, limits,
+                                 args.student, args.force, progress)
     except SubmissionsError as error:
         print(t("cli.error", args.lang, message=error.message.render(args.lang)), file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(t("grade.interrupted", args.lang, saved=progress.done, out=args.out), file=sys.stderr)
+        return 130
     for name in result.duplicates:
         print(t("grade.duplicate", args.lang, name=name), file=sys.stderr)
     report_defences(result.defences, args.lang)
@@ -70,3 +78,20 @@ def report_defences(defences: dict | None, lang: str) -> None:
         print(t("grade.sandbox.seccomp", lang))
     else:
         print(t("grade.sandbox.processes", lang, reasons=reasons), file=sys.stderr)
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt():
+    """While grading, SIGTERM (a scheduler, ``kill``) stops the batch as Ctrl-C does: cleanly, keeping what is saved."""
+    if threading.current_thread() is not threading.main_thread():  # pragma: no cover - signals need the main thread
+        yield
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
