@@ -1,11 +1,14 @@
 """The sandboxed side of grading: one student's exercise files run here, in their own process.
 
 :mod:`grader.sandbox` starts this file as ``python -I -B child.py REQUEST_FD REPLY_FD LIMITS``.
-Requests (load a file, search a tree, call MAX-VALUE/MIN-VALUE on a subtree) come
+Requests (load a file, search a tree or a tic-tac-toe position, call
+MAX-VALUE/MIN-VALUE on a subtree, order actions, choose one move of a game) come
 in on one private pipe and every reply goes out on another, as length-prefixed
 JSON; the student's prints go to a capped buffer, so they can never look like a
 reply. The child receives only the game it searches (a tree, no expected
-answers) and compares nothing: the parent does. It imports only the core.
+answers: a tree with its heuristic values and probabilities, or the name of a
+board game, from which it builds the game and EVAL itself) and compares
+nothing: the parent does. It imports only the core.
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started 
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import abkit.trace as _trace_module  # noqa: E402
+from abkit.game import Budgeted  # noqa: E402
 from abkit.loading import load_module  # noqa: E402
-from abkit.trace import ALGORITHMS, Trace, TracingGame, traced_search  # noqa: E402
+from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval  # noqa: E402
+from abkit.trace import ALGORITHMS, CountedTrace, Trace, TracingGame, _plain, traced_search  # noqa: E402
 from abkit.tree import Tree, TreeGame  # noqa: E402
 
 HEADER = struct.Struct(">I")
@@ -35,21 +40,51 @@ KEY_BYTES = MAC_BYTES = 32
 SEQUENCE = struct.Struct(">Q")
 #: the functions a submission is expected to define (contract §1)
 MAX_RECORD = 50_000
-CONTRACT = ("minimax_decision", "alpha_beta_search", "max_value", "min_value")
+CONTRACT = ("minimax_decision", "alpha_beta_search", "max_value", "min_value", "alpha_beta_cutoff_search",
+            "cutoff_test", "expectiminimax_decision", "expectiminimax", "chance_value", "ordered_actions",
+            "iterative_deepening_search", "actions_in_order")
+#: board games a request may name, and the evaluation function each is searched with to a depth limit
+BOARD_GAMES = {"tictactoe": TicTacToe, "tictactoe-symmetric": SymmetryMerged}
+#: the most states a traced search of a board game may generate: a search that does not prune is stopped well
+#: within a test's time limit, even traced under coverage (tic-tac-toe after a corner opening: alpha-beta 2,338
+#: under the AIMA rule; from the empty board 18,297, so that position is not graded; minimax 549,946)
+GAME_BUDGET = 10_000
+#: the same for one move of a played game, searched without tracing (after a corner opening, O's reply takes
+#: alpha-beta 2,338 states under the AIMA rule and 15,993 under CS188's)
+MOVE_BUDGET = 20_000
 
 
 # -- what runs a test (also used by the parent for the reference and the mistakes) --
 
 def tree_to_data(tree: Tree) -> dict:
-    """The plain data a child needs to rebuild ``tree``: its shape and leaf utilities, nothing else."""
-    return {"root": tree.root, "root_player": tree.root_player,
+    """The plain data a child needs to rebuild ``tree``: its shape and leaf utilities, nothing else, plus the
+    heuristic values of its inner nodes, who moves at each level and the outcomes' probabilities when it has them."""
+    data = {"root": tree.root, "root_player": tree.root_player,
             "children": {k: list(v) for k, v in tree.children.items()}, "utilities": dict(tree.utilities)}
+    extra = {"levels": list(tree.levels), "heuristics": dict(tree.heuristics), "probabilities": dict(tree.probabilities)}
+    return {**data, **{k: v for k, v in extra.items() if v}}
 
 
 def tree_from_data(data: dict) -> Tree:
     """The inverse of :func:`tree_to_data`."""
     return Tree(data["root"], {k: tuple(v) for k, v in data["children"].items()}, dict(data["utilities"]),
-                data["root_player"])
+                data["root_player"], heuristics=dict(data.get("heuristics", {})), levels=tuple(data.get("levels", ())),
+                probabilities=dict(data.get("probabilities", {})))
+
+
+def game_from_request(request: dict):
+    """The game a request names: its ``tree``, or a board game by name (``game``)."""
+    if "tree" in request:
+        return TreeGame(tree_from_data(request["tree"]))
+    return BOARD_GAMES[request["game"]]()
+
+
+def search_params(request: dict, game) -> dict:
+    """The extra arguments of a depth-limited search: ``depth`` from the request, EVAL built here
+    (the tree's heuristic values, or Nilsson's e(p) on tic-tac-toe)."""
+    if request.get("depth") is None:
+        return {}
+    return {"depth": request["depth"], "eval_fn": game.evaluate if isinstance(game, TreeGame) else nilsson_eval}
 
 
 def traced_call(module: ModuleType, game: TreeGame, state: str, algorithm: str, function: str,
@@ -79,11 +114,37 @@ _MISSING = object()
 
 
 def run_test(module: ModuleType, request: dict, game: TreeGame) -> Trace:
-    """The trace of one test request (``op`` ``search`` or ``call``) on ``module``, searching ``game``."""
+    """The trace of one test request (``op`` ``search`` or ``call``) on ``module``, searching ``game``.
+
+    A board game is searched with a budget of :data:`GAME_BUDGET` states, and only its counts are kept
+    (``counts`` in the request): a whole game's states are too many to send.
+    """
     if request["op"] == "search":
-        return traced_search(module, game, request["state"], request["algorithm"])
+        searched = game if isinstance(game, TreeGame) else Budgeted(game, GAME_BUDGET)
+        trace = traced_search(module, searched, request["state"], request["algorithm"], **search_params(request, game))
+        return CountedTrace.of(trace) if request.get("counts") else trace
     return traced_call(module, game, request["state"], request["algorithm"], request["function"],
                        request.get("window", []))
+
+
+def answer(module: ModuleType, request: dict) -> dict:
+    """What an ``order`` or ``move`` request asks of the student's code, as plain data (``answer``).
+
+    ``order``: ``ordered_actions(game, node, EVAL)`` for each of the request's ``nodes``.
+    ``move``: the exercise's search chooses one move of a played game, within :data:`MOVE_BUDGET` states.
+    Exceptions propagate to the caller.
+    """
+    game = game_from_request(request)
+    if request["op"] == "order":
+        eval_fn = search_params({"depth": 0}, game)["eval_fn"]
+        return {"answer": {node: _plain_list(module.ordered_actions(game, node, eval_fn)) for node in request["nodes"]}}
+    entry = getattr(module, ALGORITHMS[request["algorithm"]].entry)
+    return {"answer": _plain(entry(Budgeted(game, MOVE_BUDGET), request["state"]))}
+
+
+def _plain_list(value: object) -> object:
+    """A list or tuple as a list of plain values (JSON); anything else as text."""
+    return [_plain(x) for x in value] if isinstance(value, (list, tuple)) else _plain(value)
 
 
 # -- the child's loop ----------------------------------------------------------
@@ -123,7 +184,10 @@ def _snapshot() -> dict:
 
 
 def _fingerprint(game: TreeGame) -> tuple:
-    """What the game object holds: its attributes, its tree's shape and utilities, its players."""
+    """What the game object holds: its attributes, its tree's shape and utilities, its players (a board game:
+    its attributes)."""
+    if not isinstance(game, TreeGame):
+        return (type(game), sorted(vars(game)))
     return (sorted(vars(game)), tree_to_data(game.tree), dict(game._players), game.initial)
 
 
@@ -267,8 +331,13 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
             reply["defences"] = defences
             pause()  # until the reply is sent, no collection runs a student's finalizer
             module = None
+        elif request["op"] in ("order", "move"):
+            try:
+                reply.update(answer(modules[request["exercise"]], request))
+            except BaseException as error:  # noqa: BLE001 - the student's code raised, exited or was interrupted
+                reply.update(_error_reply(error, roots))
         else:
-            game = TreeGame(tree_from_data(request["tree"]))
+            game = game_from_request(request)
             fingerprint = _fingerprint(game)
             try:
                 trace = run_test(modules[request["exercise"]], request, game)

@@ -119,7 +119,7 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
     got = s[i] if i < len(s) else None
     want = e[i] if i < len(e) else None
     parents = tree.parents()
-    if got is not None and got in s[:i]:
+    if got is not None and got in s[:i] and s[:i + 1].count(got) > e.count(got):  # deepening: once per depth
         return Finding("duplicate", got, i, Message("compare.duplicate", node=got))
     if got is not None and got not in set(e):
         parent = parents.get(got)
@@ -134,7 +134,8 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
                                                          why=_cut_reason(expected, call, tree, rule),
                                                          next=got), {"generated": got})
     if got is not None and want is not None and parents.get(got) == parents.get(want):
-        return Finding("order", parents.get(want), i, Message("compare.order", node=parents.get(want), want=want, got=got))
+        key = "compare.order_best_first" if expected.algorithm == "ordering" else "compare.order"
+        return Finding("order", parents.get(want), i, Message(key, node=parents.get(want), want=want, got=got))
     parent = parents.get(want)
     call = _call_on(expected, parent)
     did = Message("compare.you_went", node=got) if got is not None else Message("compare.you_stopped")

@@ -10,13 +10,21 @@ rule (:func:`grader.compare.compare`), and scores the rubric's categories:
 - pruning: the generated nodes and the evaluated leaves, in order;
 - nodes: how many nodes were generated;
 - direct: MAX-VALUE / MIN-VALUE called on a subtree (alpha-beta: with a given
-  window): the returned, fail-soft value and the generated nodes.
+  window): the returned, fail-soft value and the generated nodes;
+- orders: ``ordered_actions`` on the inner nodes of a tree (the ordering lab);
+- games: whole tic-tac-toe games the student's alpha-beta plays against a seeded
+  random player and against itself (:mod:`grader.play`).
+
+The depth-limited, chance and ordering exercises are searched on trees (with
+heuristic values, chance nodes) and tic-tac-toe positions; a search on a
+board game is judged by its value, action and node counts only (values, nodes).
 
 A category's points are shared equally by its tests. Nothing here writes files.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import math
@@ -31,17 +39,18 @@ from pathlib import Path
 
 from abkit import __version__
 from abkit.fixture import Fixture, load_fixture
-from abkit.game import MAX, MIN
+from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message, t
 from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES, SOLUTIONS
 from abkit.randomtree import random_tree
-from abkit.trace import Trace, error_name, traced_search
+from abkit.trace import ALGORITHMS, CountedTrace, Trace, error_name
 from abkit.tree import Tree, TreeGame, backed_up_values
 
-from .child import traced_call, tree_to_data
-from .compare import Finding, compare, same_number
+from .child import MOVE_BUDGET, answer, game_from_request, run_test, tree_to_data
+from .compare import Finding, compare, compare_counts, compare_order, same_number
 from .feedback import TestResult
 from .mistakes import for_exercise, mutant
+from .play import board_text, play_games, problems
 from .reference import reference
 from .rubric import EXERCISES, Rubric
 from .sandbox import Died, Forged, Limits, Sandbox, TimedOut
@@ -49,22 +58,40 @@ from .submissions import Submission, fingerprint, pick_files, unpack
 
 SOURCE_FOLDERS = {"public": PUBLIC_FIXTURES, "hidden": HIDDEN_FIXTURES}
 SEARCH_CATEGORIES = ("values", "pruning", "nodes")
+GAME_CATEGORIES = ("values", "nodes")
+#: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
+#: (from the empty board alpha-beta needs 18,297 states for X's first move, 146,120 under the CS188 rule)
+PLAY_START = "X........"
 #: in-process traced searches patch module attributes for the run: one at a time
 _SEARCH_LOCK = threading.Lock()
+#: (rule, request) -> the reference's outcome on a shared test, kept across graders (tic-tac-toe from the empty
+#: board takes a fifth of a second to trace)
+_REFERENCE_RUNS: dict[tuple, object] = {}
 
 
 @dataclass(frozen=True)
 class Test:
-    """One test of one exercise: a whole search from ``state``, or one direct call (``function`` set)."""
+    """One test of one exercise: a whole search from ``state``, one direct call (``function`` set), the
+    actions ordered at some nodes (``kind`` orders), or played games (``kind`` play).
+
+    tree: the game tree, or ``None`` on a board game (``game`` names it, ``state`` is the board);
+    depth: the depth limit of a depth-limited search; nodes: where actions are ordered;
+    seed: the random player's seed of played games.
+    """
 
     id: str
     exercise: str
     source: str
-    tree: Tree
+    tree: Tree | None
     state: str
     title: dict
     function: str | None = None
     window: tuple = ()
+    game: str = "tree"
+    depth: int | None = None
+    kind: str = "search"  # search | orders | play (a direct call is a search with ``function``)
+    nodes: tuple = ()
+    seed: int = 0
 
     @property
     def algorithm(self) -> str:
@@ -72,24 +99,49 @@ class Test:
 
     @property
     def categories(self) -> tuple[str, ...]:
-        return ("direct",) if self.function else SEARCH_CATEGORIES
+        if self.function:
+            return ("direct",)
+        if self.kind != "search":
+            return ({"orders": "orders", "play": "games"}[self.kind],)
+        return SEARCH_CATEGORIES if self.tree is not None else GAME_CATEGORIES
+
+    @property
+    def nameable(self) -> bool:
+        """Whether the test helps name a mistake: the mutants are run on trees only (a board game would take
+        a mutant that does not prune hundreds of thousands of states)."""
+        return self.tree is not None and self.kind != "play"
 
     @cached_property
     def request(self) -> bytes:
         """What the child is sent (JSON): the game to search and how to call the student's code, nothing else."""
-        message = {"op": "call" if self.function else "search", "exercise": self.exercise,
-                   "algorithm": self.algorithm, "tree": tree_to_data(self.tree), "state": self.state}
+        return json.dumps(self.message(), ensure_ascii=False).encode("utf-8")
+
+    def message(self, **extra) -> dict:
+        """The request as data: the game (a tree with its heuristic values and probabilities, or a board game's
+        name), where to start, the depth limit, how to call the student's code."""
+        op = "call" if self.function else {"search": "search", "orders": "order", "play": "move"}[self.kind]
+        message = {"op": op, "exercise": self.exercise, "algorithm": self.algorithm, "state": self.state}
+        if self.tree is not None:
+            message["tree"] = tree_to_data(self.tree)
+        else:
+            message.update(game=self.game, counts=True)
+        if self.depth is not None:
+            message["depth"] = self.depth
         if self.function:
             message.update(function=self.function, window=list(self.window))
-        return json.dumps(message, ensure_ascii=False).encode("utf-8")
+        if self.kind == "orders":
+            message["nodes"] = list(self.nodes)
+        return {**message, **extra}
 
-    def run_in_process(self, module) -> Trace:
-        """This test's trace for a trusted module (the reference, a mutant)."""
-        game = TreeGame(self.tree)
+    def run_in_process(self, module):
+        """This test's outcome for a trusted module (the reference, a mutant): a trace, or the orders
+        (``{node: actions}``); played games are not run here."""
+        request = self.message()
         with _SEARCH_LOCK:
-            if self.function:
-                return traced_call(module, game, self.state, self.algorithm, self.function, list(self.window))
-            return traced_search(module, game, self.state, self.algorithm)
+            if self.kind == "orders":
+                return answer(module, request)["answer"]
+            trace = run_test(module, {**request, "counts": False}, game_from_request(request))
+        return CountedTrace.of(trace) if self.tree is None else trace
 
 
 @dataclass
@@ -102,10 +154,13 @@ class TestGrade:
     score: float = 0.0
     max_score: float = 0.0
     not_run: bool = False
+    answer: tuple | None = None  # an orders test: the student's orders (or error), comparable with a mutant's
 
     @property
     def signature(self) -> tuple | None:
         """What the student's search did, comparable with a mutant's (``None``: it never reported)."""
+        if self.test.kind != "search":
+            return self.answer
         return signature(self.result.student) if self.result.student is not None else None
 
 
@@ -168,13 +223,12 @@ class Grader:
         self.limits = limits or Limits()
         self.rule = rubric.prune_on_equality
         self.fixtures = [(source, fx) for source in rubric.sources
-                         for fx in map(load_fixture, sorted(SOURCE_FOLDERS[source].glob("*.yaml"))) if gradable(fx)]
+                         for fx in map(load_fixture, sorted(SOURCE_FOLDERS[source].glob("*.yaml")))
+                         if any(fits(EXERCISES[e], fx) for e in rubric.points)]
         self._expected: dict[str, Trace] = {}
         self._mutants: dict[tuple[str, str], tuple] = {}
-        self.shared = {exercise: self._fixture_tests(exercise) for exercise in rubric.points}
-        for tests in self.shared.values():
-            for test in tests:
-                self.expected(test, cache=True)
+        self.shared = {exercise: [x for x in self._fixture_tests(exercise) if self._usable(x)]
+                       for exercise in rubric.points}
         self.batch_fingerprint = self._batch_fingerprint()
         #: what the students' processes achieved confining themselves (grader.confine), None before any ran
         self.defences: dict | None = None
@@ -182,17 +236,28 @@ class Grader:
     # -- the tests ------------------------------------------------------------
 
     def _fixture_tests(self, exercise: str) -> list[Test]:
-        searches = [Test(f"{exercise}/{source}/{fx.id}", exercise, source, fx.tree, fx.tree.root, fx.title)
-                    for source, fx in self.fixtures]
-        candidates = [(source, fx.id, fx.tree, node) for source, fx in self.fixtures
+        algorithm = EXERCISES[exercise]
+        mine = [(source, fx) for source, fx in self.fixtures if fits(algorithm, fx)]
+        searches = [_fixture_search(exercise, source, fx) for source, fx in mine]
+        if algorithm == "ordering":
+            searches += [_orders_test(exercise, source, fx.id, fx.tree, fx.depth, fx.title) for source, fx in mine]
+        if algorithm not in ("minimax", "alphabeta"):
+            return searches
+        candidates = [(source, fx.id, fx.tree, node) for source, fx in mine if fx.tree is not None
                       for node in _inner_nodes(fx.tree)]
         wanted = self.rubric.direct_tests - self.rubric.direct_tests // 2 if self._random_count() else \
             self.rubric.direct_tests
         picked = [candidates[i * len(candidates) // wanted] for i in range(wanted)] if candidates and wanted else []
-        titles = {fx.id: fx.title for _, fx in self.fixtures}
+        titles = {fx.id: fx.title for _, fx in mine}
         direct = [self._direct(exercise, source, name, tree, node, k, titles[name])
                   for k, (source, name, tree, node) in enumerate(picked)]
         return searches + direct
+
+    def _usable(self, test: Test) -> bool:
+        """Whether the reference completes ``test`` within the child's budget (:data:`~grader.child.GAME_BUDGET`
+        states on a board game), computing its expected outcome: a bigger position is not graded."""
+        expected = self.expected(test, cache=True)
+        return not isinstance(expected, Trace) or expected.error is None
 
     def _random_count(self) -> int:
         return self.rubric.random_trees["count"]
@@ -209,13 +274,39 @@ class Grader:
         picked = sorted(rng.sample(candidates, min(wanted, len(candidates))), key=lambda c: c[0]) if candidates else []
         suites = {}
         for exercise, shared in self.shared.items():
+            algorithm = EXERCISES[exercise]
             searches = [Test(f"{exercise}/random/{i + 1}", exercise, "random", tree, tree.root,
-                             _random_title(i, tree, spec)) for i, tree in enumerate(trees)]
+                             _random_title(i, tree, spec)) for i, tree in enumerate(trees)] \
+                if algorithm in ("minimax", "alphabeta") else self._random_variants(exercise, seed, trees, spec)
+            if "games" in self.rubric.points[exercise] and algorithm == "alphabeta":
+                start = PLAY_START
+                title = {lang: t("grade.test.games", lang, seed=seed, board=board_text(start)) for lang in ("en", "ko")}
+                searches.append(Test(f"{exercise}/random/games", exercise, "random", None, start, title,
+                                     game="tictactoe", kind="play", seed=seed))
             direct = [self._direct(exercise, "random", str(i + 1), tree, node, k, _random_title(i, tree, spec))
-                      for k, (i, tree, node) in enumerate(picked)]
+                      for k, (i, tree, node) in enumerate(picked)] if algorithm in ("minimax", "alphabeta") else []
             plain = [x for x in shared if not x.function]
             suites[exercise] = plain + searches + [x for x in shared if x.function] + direct
         return suites
+
+    def _random_variants(self, exercise: str, seed: int, trees: list[Tree], spec: dict) -> list[Test]:
+        """The student's random tests of a depth-limited, ordering or chance exercise: the same random trees
+        given heuristic values (searched one ply short of the leaves), or chance levels and probabilities."""
+        algorithm = EXERCISES[exercise]
+        rng = random.Random(f"{seed}/{algorithm}")
+        tests = []
+        for i, tree in enumerate(trees):
+            title = _random_title(i, tree, spec)
+            if algorithm == "expectimax":
+                tests.append(Test(f"{exercise}/random/{i + 1}", exercise, "random", with_chance(tree, rng), tree.root,
+                                  title))
+                continue
+            shaped = with_heuristics(tree, spec["min"], spec["max"], rng)
+            depth = max(1, spec["depth"] - 1)
+            tests.append(Test(f"{exercise}/random/{i + 1}", exercise, "random", shaped, tree.root, title, depth=depth))
+            if algorithm == "ordering" and _inner_nodes(tree):
+                tests.append(_orders_test(exercise, "random", str(i + 1), shaped, depth, title))
+        return tests
 
     def _direct(self, exercise: str, source: str, name: str, tree: Tree, node: str, k: int, labels: dict) -> Test:
         game = TreeGame(tree)
@@ -232,13 +323,14 @@ class Grader:
         return Test(f"{exercise}/{source}/{name}/{function}({node}{', ' if window else ''}{', '.join(map(_fmt, window))})",
                     exercise, source, tree, node, title, function, window)
 
-    def expected(self, test: Test, cache: bool = False) -> Trace:
-        """The reference's trace for ``test`` under the course's rule."""
+    def expected(self, test: Test, cache: bool = False) -> Trace | dict:
+        """The reference's trace for ``test`` under the course's rule (an orders test: ``{node: actions}``)."""
         if test.id in self._expected:
             return self._expected[test.id]
-        trace = test.run_in_process(reference(test.algorithm, self.rule))
+        key = (self.rule, test.request)
+        trace = _REFERENCE_RUNS.get(key) or test.run_in_process(reference(test.algorithm, self.rule))
         if cache:
-            self._expected[test.id] = trace
+            self._expected[test.id] = _REFERENCE_RUNS[key] = trace
         return trace
 
     def _batch_fingerprint(self) -> str:
@@ -328,7 +420,8 @@ class Grader:
                 return True
             grade.functions = reply.get("functions", [])
             for test in tests:
-                grade.replies[test.id] = sandbox.request(test.request)
+                grade.replies[test.id] = self._play(sandbox, test) if test.kind == "play" else \
+                    sandbox.request(test.request)
         except TimedOut:
             grade.status = "timeout"
             grade.note = t("grade.note.timeout", self.lang, seconds=_fmt(self.limits.test_seconds))
@@ -386,6 +479,8 @@ class Grader:
         return TestGrade(test, result, {c: False for c in test.categories}, not_run=not first)
 
     def _grade_test(self, test: Test, reply: dict, grade: ExerciseGrade, workspace: Path) -> TestGrade:
+        if test.kind != "search":
+            return self._grade_answer(test, reply, grade, workspace)
         expected = self.expected(test)
         student = Trace.from_dict(tame(reply["trace"]))
         result = TestResult(test.exercise, test.id, test.title, student=student, tree=test.tree, expected=expected,
@@ -399,32 +494,146 @@ class Grader:
             passed = {c: not tampered and _passes(c, student, expected) for c in test.categories}
             result.status = "passed" if all(passed.values()) else "failed"
         if not result.passed:
-            result.findings = compare(student, expected, test.tree, self.rule)
+            result.findings = compare(student, expected, test.tree, self.rule) if test.tree is not None else \
+                compare_counts(student, expected)
             if tampered:
                 result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
         return TestGrade(test, result, passed)
 
+    def _grade_answer(self, test: Test, reply: dict, grade: ExerciseGrade, workspace: Path) -> TestGrade:
+        """An orders or play test: the student's answers (or games) held against the reference's (or the rules)."""
+        result = TestResult(test.exercise, test.id, test.title, prune_on_equality=self.rule)
+        category = test.categories[0]
+        if reply.get("error"):
+            result.traceback = _relative(reply.get("traceback", []), workspace)
+            function = "ordered_actions" if test.kind == "orders" else ALGORITHMS[test.algorithm].entry
+            status = "not_started" if reply.get("error_type") == "NotImplementedError" else "error"
+            result.status, result.detail = status, {"function": function} if status == "not_started" else {}
+            if reply.get("error_type") == "SearchTooLong":
+                result.findings = [Finding("game", None, 0, Message("play.too_long", limit=MOVE_BUDGET))]
+            return TestGrade(test, result, {category: False}, answer=("error", reply.get("error_type")))
+        if test.kind == "play":
+            result.findings = [Finding("game", None, 0, message) for message in problems(reply["games"])]
+            answer_ = None
+        else:
+            expected, got = self.expected(test), reply["answer"]
+            game = TreeGame(test.tree)
+            found = (compare_order(n, game.to_move(n), got.get(n) if isinstance(got, dict) else None, want)
+                     for n, want in expected.items())
+            result.findings = [f for f in found if f is not None][:1]
+            answer_ = signature(got)
+        result.status = "failed" if result.findings else "passed"
+        return TestGrade(test, result, {category: result.passed}, answer=answer_)
+
+    def _play(self, sandbox: Sandbox, test: Test) -> dict:
+        """Play ``test``'s games, asking the student's process for each of its moves; the games, or its error."""
+        def choose(state: str):
+            reply = sandbox.request(test.message(state=state))
+            if reply.get("error"):
+                raise _StudentFailed(reply)
+            return reply["answer"]
+
+        try:
+            return {"games": play_games(choose, test.seed, start=test.state)}
+        except _StudentFailed as failure:
+            return failure.reply
+
     # -- named mistakes -----------------------------------------------------------
 
     def name_mistakes(self, grade: ExerciseGrade) -> list[str]:
-        """The catalogue's mistakes whose traces equal the student's on every test of the exercise."""
-        if not grade.tests or any(tg.signature is None for tg in grade.tests):
+        """The catalogue's mistakes whose traces equal the student's on every test of the exercise that runs on a
+        tree (played games and board positions are left out: see :attr:`Test.nameable`)."""
+        tests = [tg for tg in grade.tests if tg.test.nameable]
+        if not tests or any(tg.signature is None for tg in tests):
             return []
         named = []
         for mistake in for_exercise(grade.exercise):
             module = mutant(mistake.id, self.rule)
-            if all(self._mutant_signature(mistake.id, module, tg.test) == tg.signature for tg in grade.tests):
+            if all(self._mutant_signature(mistake.id, module, tg.test) == tg.signature for tg in tests):
                 named.append(mistake.id)
         return named
 
     def _mutant_signature(self, mistake_id: str, module, test: Test) -> tuple:
         key = (mistake_id, test.id)
         if key not in self._mutants:
-            value = signature(test.run_in_process(module))
+            try:
+                value = signature(test.run_in_process(module))
+            except Exception as error:  # noqa: BLE001 - a mutant's ordered_actions may raise, as a student's does
+                value = ("error", type(error).__name__)
             if test.source == "random":
                 return value
             self._mutants[key] = value
         return self._mutants[key]
+
+
+class _StudentFailed(Exception):
+    """The student's process answered a move with an error; ``reply`` says which."""
+
+    def __init__(self, reply: dict) -> None:
+        super().__init__(reply.get("error"))
+        self.reply = reply
+
+
+def fits(algorithm: str, fixture: Fixture) -> bool:
+    """Whether the exercise searching with ``algorithm`` is tested on ``fixture``.
+
+    minimax, alpha-beta: drawn trees of MAX and MIN searched to the leaves (:func:`gradable`), and board
+    positions that expect them; cutoff: trees with a depth limit, and positions that expect it; expectimax:
+    trees with chance levels; ordering: trees with a depth limit and a heuristic value at every inner node
+    above it (iterative deepening stops at each depth).
+    """
+    tree = fixture.tree
+    if tree is None:
+        return algorithm in fixture.expected and algorithm in ("minimax", "alphabeta", "cutoff")
+    chance = CHANCE in tree.levels
+    if algorithm in ("minimax", "alphabeta"):
+        return gradable(fixture)
+    if algorithm == "expectimax" or chance:
+        return algorithm == "expectimax" and chance
+    if fixture.depth is None:
+        return False
+    depths = tree.depths()
+    return algorithm == "cutoff" or all(n in tree.heuristics for n, d in depths.items()
+                                        if 0 < d <= fixture.depth and n in tree.children)
+
+
+def with_heuristics(tree: Tree, low: int, high: int, rng: random.Random) -> Tree:
+    """``tree`` with a random heuristic value in ``low..high`` at every inner node (the root's is unused)."""
+    return dataclasses.replace(tree, heuristics={n: rng.randint(low, high) for n in tree.preorder()
+                                                 if n in tree.children and n != tree.root})
+
+
+def with_chance(tree: Tree, rng: random.Random) -> Tree:
+    """``tree`` as a game of chance: the root's player, chance, the other player, chance, ...; each chance
+    node's outcomes get random probabilities (weights 1 to 3, normalised)."""
+    levels = (tree.root_player, CHANCE, MIN if tree.root_player == MAX else MAX, CHANCE)
+    chanced = dataclasses.replace(tree, levels=levels)
+    depths = tree.depths()
+    probabilities = {}
+    for node in tree.preorder():
+        if node in tree.children and levels[depths[node] % 4] == CHANCE:
+            weights = [rng.randint(1, 3) for _ in tree.children[node]]
+            probabilities.update({kid: w / sum(weights) for kid, w in zip(tree.children[node], weights)})
+    return dataclasses.replace(chanced, probabilities=probabilities)
+
+
+def _fixture_search(exercise: str, source: str, fixture: Fixture) -> Test:
+    """The search test of ``exercise`` on a fixture: its tree, or its board position."""
+    game = "tree" if fixture.tree is not None else "tictactoe-symmetric" if fixture.symmetry else "tictactoe"
+    depth = fixture.depth if EXERCISES[exercise] in ("cutoff", "ordering") else None
+    return Test(f"{exercise}/{source}/{fixture.id}", exercise, source, fixture.tree, fixture.root, fixture.title,
+                game=game, depth=depth)
+
+
+def _orders_test(exercise: str, source: str, name: str, tree: Tree, depth: int, labels: dict) -> Test:
+    """``ordered_actions`` on every inner node above the depth limit whose children EVAL can estimate."""
+    depths = tree.depths()
+    nodes = tuple(n for n in tree.preorder() if n in tree.children and depths[n] < depth
+                  and all(k in tree.utilities or k in tree.heuristics for k in tree.children[n]))
+    title = {lang: t("grade.test.orders", lang, tree=labels.get(lang) or labels.get("en") or name)
+             for lang in ("en", "ko")}
+    return Test(f"{exercise}/{source}/{name}/ordered_actions", exercise, source, tree, tree.root, title,
+                depth=depth, kind="orders", nodes=nodes)
 
 
 def gradable(fixture: Fixture) -> bool:
@@ -462,7 +671,7 @@ def _weaker(a: dict, b: dict) -> bool:
 
 def _error_status(test: Test, student: Trace, grade: ExerciseGrade) -> tuple[str, dict]:
     name = error_name(student.error)
-    needed = test.function or ("alpha_beta_search" if test.algorithm == "alphabeta" else "minimax_decision")
+    needed = test.function or ALGORITHMS[test.algorithm].entry
     missing = [f for f in (needed, "max_value", "min_value") if f not in grade.functions]
     if name == "NotImplementedError":
         return "not_started", {"function": needed}
@@ -475,8 +684,9 @@ def _passes(category: str, student: Trace, expected: Trace) -> bool:
     same_value = same_number(student.value, expected.value)
     if category == "values":
         return same_value and student.action == expected.action
-    if category == "nodes":
-        return student.nodes == expected.nodes
+    if category == "nodes":  # a board game's search: its leaves too
+        return student.nodes == expected.nodes and (not isinstance(expected, CountedTrace)
+                                                     or student.leaves == expected.leaves)
     evaluated = list(student.evaluated)
     if evaluated == [student.root] and not expected.evaluated:  # UTILITY on a terminal root is allowed
         evaluated = []
@@ -484,8 +694,14 @@ def _passes(category: str, student: Trace, expected: Trace) -> bool:
     return same_path if category == "pruning" else same_path and same_value
 
 
-def signature(trace: Trace) -> tuple:
-    """What a search did, as a comparable value: generated nodes, leaves, value, action, every call's window and value."""
+def signature(trace: Trace | dict) -> tuple:
+    """What a search did, as a comparable value: generated nodes, leaves, value, action, every call's window and value
+    (a board game's search: its counts; an orders test's ``{node: actions}``: its items)."""
+    if isinstance(trace, dict):
+        return ("orders", tuple((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in trace.items()))
+    if isinstance(trace, CountedTrace):
+        return ("counts", trace.nodes, trace.leaves, trace.value, trace.action, error_name(trace.error))
+
     def num(x):
         return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
     calls = tuple((c.node, num(c.alpha), num(c.beta), num(c.value)) for c in trace.calls if not c.synthetic)

@@ -1,4 +1,4 @@
-"""Named mistakes: common minimax and alpha-beta errors, each a small edit of the reference solution.
+"""Named mistakes: common minimax, alpha-beta, cut-off, expectimax and ordering errors, each a small edit of the reference.
 
 Each :class:`Mistake` is a mutant of ``solutions/<exercise>.py`` (textual edits
 that must apply), with a name and an explanation in every language
@@ -15,7 +15,6 @@ from types import ModuleType
 
 from abkit.loading import SOLUTIONS
 
-from .reference import FILES
 
 
 @dataclass(frozen=True)
@@ -45,6 +44,9 @@ END = "\n    # END SOLUTION\n\n\n"
 LOOP = "for a in game.actions(state):"
 MM_MAX = "v = max(v, min_value(game, game.result(state, a)))"
 MM_MIN = "v = min(v, max_value(game, game.result(state, a)))"
+CUT_ROOT_MAX = "v = min_value(game, game.result(state, a), alpha, beta, "
+CUT_ROOT_MIN = "v = max_value(game, game.result(state, a), alpha, beta, "
+CHANCE_SUM = "sum(game.probability(state, r) * expectiminimax(game, game.result(state, r)) for r in game.actions(state))"
 
 CATALOGUE: tuple[Mistake, ...] = (
     Mistake("equality_rule", "alphabeta", "if v ≥ β then return v", flip_rule=True),
@@ -94,6 +96,23 @@ CATALOGUE: tuple[Mistake, ...] = (
         (LOOP, "for a in reversed(game.actions(state)):"),)),
     Mistake("minimax_returns_value", "minimax", "return the action a in ACTIONS(state) with value v", (
         ("    return best_action\n", "    return best_value\n"),)),
+    Mistake("cutoff_no_decrement", "alphabeta_cutoff", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β, depth − 1))", (
+        ("alpha, beta, depth - 1, eval_fn)", "alpha, beta, depth, eval_fn)"),)),
+    Mistake("cutoff_off_by_one", "alphabeta_cutoff", "ALPHA-BETA-CUTOFF-SEARCH: each child of the root with depth − 1", (
+        (f"{CUT_ROOT_MAX}depth - 1", f"{CUT_ROOT_MAX}depth"), (f"{CUT_ROOT_MIN}depth - 1", f"{CUT_ROOT_MIN}depth"))),
+    Mistake("cutoff_utility", "alphabeta_cutoff", "if CUTOFF-TEST(state, depth) then return EVAL(state)", (
+        ("        return eval_fn(state)\n", "        return game.utility(state)\n"),)),
+    Mistake("expectimax_plain_average", "expectimax", "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
+        (CHANCE_SUM, "sum(expectiminimax(game, game.result(state, r)) for r in game.actions(state)) "
+                     "/ len(game.actions(state))"),)),
+    Mistake("expectimax_chance_as_max", "expectimax", "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
+        (CHANCE_SUM, "max(expectiminimax(game, game.result(state, r)) for r in game.actions(state))"),)),
+    Mistake("expectimax_chance_as_min", "expectimax", "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
+        (CHANCE_SUM, "min(expectiminimax(game, game.result(state, r)) for r in game.actions(state))"),)),
+    Mistake("ordering_min_reversed", "ordering", "ORDERED-ACTIONS: lowest EVAL first at a MIN node", (
+        ("(-k[0] if maximizing else k[0], k[1])", "(-k[0], k[1])"),)),
+    Mistake("ordering_no_best_first", "ordering", "for each a in ACTIONS(state), the remembered best action first, do", (
+        ("    if best in actions:\n        actions.remove(best)\n        actions.insert(0, best)\n", ""),)),
 )
 BY_ID = {m.id: m for m in CATALOGUE}
 
@@ -104,10 +123,10 @@ class MistakeEditError(ValueError):
 
 def mutant_source(mistake: Mistake) -> str:
     """The reference's text with the mistake's edits; :class:`MistakeEditError` if one does not apply."""
-    source = (SOLUTIONS / FILES[mistake.exercise]).read_text(encoding="utf-8")
+    source = (SOLUTIONS / f"{mistake.exercise}.py").read_text(encoding="utf-8")
     for old, new in mistake.edits:
         if old not in source:
-            raise MistakeEditError(f"{mistake.id}: {old!r} is not in {FILES[mistake.exercise]}")
+            raise MistakeEditError(f"{mistake.id}: {old!r} is not in {mistake.exercise}.py")
         source = source.replace(old, new)
     return source
 

@@ -61,7 +61,7 @@ def _play(student: Callable[[str], Any], rng: random.Random, side: str, state: s
         if side in (mark, "self"):
             action = student(state)
             if isinstance(action, bool) or action not in game.actions(state):
-                return Played(side, moves, state, Message("play.illegal", action=repr(action), board=_board(state)))
+                return Played(side, moves, state, Message("play.illegal", action=repr(action), board=board_text(state)))
         else:
             action = rng.choice(game.actions(state))
         moves.append(action)
@@ -73,13 +73,14 @@ def _verdict(side: str, final: str, moves: list) -> Message | None:
     won = winner(final)
     shown = " ".join(map(str, moves))
     if side == "self" and won is not None:
-        return Message("play.self_not_draw", mark=won, moves=shown, board=_board(final))
+        return Message("play.self_not_draw", mark=won, moves=shown, board=board_text(final))
     if side != "self" and won not in (None, side):
-        return Message("play.lost", side=side, moves=shown, board=_board(final))
+        return Message("play.lost", side=side, moves=shown, board=board_text(final))
     return None
 
 
-def _board(state: str) -> str:
+def board_text(state: str) -> str:
+    """The board in one line, rows split by slashes: ``XO./.X./..O``."""
     return "/".join(state[i:i + 3] for i in (0, 3, 6))
 
 

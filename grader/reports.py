@@ -148,7 +148,7 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
 def drawable(tg: TestGrade) -> bool:
     """Whether the student's search is small and shallow enough to draw (a runaway recursion is not)."""
     student, tree = tg.result.student, tg.test.tree
-    if student is None or len(student.calls) > 2 * len(tree) + 2:
+    if student is None or tree is None or len(student.calls) > 2 * len(tree) + 2:  # a board game: no tree to draw
         return False
     depth: dict[int, int] = {}
     for i, call in enumerate(student.calls):

@@ -16,8 +16,9 @@ from abkit.yamlsafe import YamlError, compose, describe, line_of, number, scalar
 
 DEFAULT_RUBRIC = Path(__file__).with_name("rubric.yaml")
 #: exercise file stem -> the algorithm it implements
-EXERCISES = {"minimax": "minimax", "alphabeta": "alphabeta"}
-CATEGORIES = ("values", "pruning", "nodes", "direct")
+EXERCISES = {"minimax": "minimax", "alphabeta": "alphabeta", "alphabeta_cutoff": "cutoff", "expectimax": "expectimax",
+             "ordering": "ordering"}
+CATEGORIES = ("values", "pruning", "nodes", "direct", "orders", "games")
 RULES = {"aima": True, "cs188": False}
 SOURCES = ("public", "hidden")
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")

@@ -262,3 +262,36 @@ def test_a_loop_that_swallows_the_stop_is_ended_for_good(student):
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert "ignored the request to stop" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def _solution(name: str) -> str:
+    return (SOLUTIONS / f"{name}.py").read_text(encoding="utf-8")
+
+
+#: a mistake in each exercise beyond the trees: the exercise, its file, the edits, the language, the words
+BEYOND = [
+    ("alphabeta_cutoff", [("alpha, beta, depth - 1, eval_fn)", "alpha, beta, depth, eval_fn)")], "en",
+     "at B1 the depth limit is reached (CUTOFF-TEST is true): the pseudocode returns EVAL(B1) = 5"),
+    ("alphabeta_cutoff", [("        return eval_fn(state)\n", "        return game.utility(state)\n")], "ko",
+     "탐색 코드에서 ValueError 예외가 발생했습니다"),
+    ("expectimax", [("sum(game.probability(state, r) * expectiminimax(game, game.result(state, r)) for r in "
+                     "game.actions(state))", "max(expectiminimax(game, game.result(state, r)) for r in game.actions(state))")],
+     "en", "a CHANCE node is worth Σ P(r)·value over its outcomes r"),
+    ("ordering", [("(-k[0] if maximizing else k[0], k[1])", "(-k[0], k[1])")], "ko",
+     "B (MIN)에서 ordered_actions가 [B2, B1, B3]을(를) 돌려주었습니다. 기댓값은 [B3, B1, B2]입니다."),
+    ("ordering", [("    if best in actions:\n", "    if False:\n")], "en",
+     "at A iterative deepening first tries the action that was best there in the previous iteration (then the others "
+     "in ACTIONS order): D comes next, you generated B."),
+    ("alphabeta", STRICT, "en", "Tic-tac-toe: O must block (alphabeta/ttt-o-blocks)\n    First difference: your search "
+                                "generated 97 nodes (the root and every RESULT); the pseudocode generates 75."),
+    ("alphabeta", [("    return best_action\n", "    return game.actions(state)[0]\n")],  # the first move, always
+     "ko", "자기 자신과 둔 대국에서 X가 이겼습니다(둔 칸: 1 2 3 4 5 6, 마지막 판 XOX/OXO/X..)."),
+]
+
+
+@pytest.mark.parametrize("exercise, edits, lang, words", BEYOND, ids=lambda x: x if isinstance(x, str) else None)
+def test_mistakes_beyond_the_trees_are_explained(abkit, student, exercise, edits, lang, words):
+    folder = student()
+    (folder / f"{exercise}.py").write_text(edited(_solution(exercise), edits), encoding="utf-8")
+    run = abkit("check", exercise, "--exercises", folder, "--lang", lang)
+    assert run.status == 1 and words in run.out, run.out

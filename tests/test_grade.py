@@ -16,7 +16,7 @@ EXAMPLES = KIT_ROOT / "examples" / "submissions"
 EXPECTED = {
     "alice": ("ok", True, ""),
     "bob": ("ok", True, ""),
-    "carol": ("ok", False, "minimax_v_zero no_pass_down"),
+    "carol": ("ok", False, "minimax_v_zero no_pass_down expectimax_plain_average"),
     "dave": ("ok", False, "equality_rule"),
     "erin": ("crashed", False, ""),
     "frank": ("timeout", False, ""),
@@ -53,7 +53,7 @@ def test_the_example_class_gets_every_row_with_the_right_status_marks_and_mistak
         assert (row["score"] == row["max_score"]) is full, row
         assert row["mistakes"] == mistakes, row
     header = list(table[0])
-    assert header[:4] == ["student", "status", "score", "max_score"] and {"minimax", "alphabeta"} <= set(header)
+    assert header[:4] == ["student", "status", "score", "max_score"] and {"minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering"} <= set(header)
 
 
 def test_results_are_in_the_gradescope_format_and_add_up(graded):
@@ -74,6 +74,7 @@ def test_feedback_names_the_mistake_and_the_pseudocode_line(graded):
     assert "Named mistake: α and β are not passed down" in text
     assert "`v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))`" in text
     assert "minimax: v starts at 0" in text
+    assert "Named mistake: chance nodes average without the probabilities" in text
     assert "First difference:" in text and "```" in text  # the compare findings and a drawn tree
 
 

@@ -200,7 +200,7 @@ def test_the_gradescope_bundle_runs_like_on_gradescope(abkit, tmp_path):
                           timeout=120)
     assert done.returncode == 0, done.stderr
     results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
-    assert 0 < results["score"] < 20 and results["tests"]
+    assert 0 < results["score"] < 49 and results["tests"]
     assert "Named mistake: α and β are not passed down" in results["output"]
 
 
@@ -212,4 +212,4 @@ def test_run_autograder_in_process_without_metadata(tmp_path):
     assert student_id(tmp_path) == "submission"
     assert main(["run_autograder", str(tmp_path), "ko"]) == 0
     results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
-    assert results["score"] == 10 and "점수 10 / 20" in results["output"]
+    assert results["score"] == 11 and "점수 11 / 49" in results["output"]  # alpha-beta alone: 11 of the 49 points

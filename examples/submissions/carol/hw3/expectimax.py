@@ -1,0 +1,57 @@
+"""Expectiminimax (carol): the dice are averaged without their probabilities.
+
+Expectiminimax for games of chance (AIMA's EXPECTIMINIMAX; Michie's expectimax).
+
+A CHANCE node (the dice) is worth the expected value of its outcomes:
+sum over r of P(r) * EXPECTIMINIMAX(RESULT(s, r)). MAX and MIN nodes are as in minimax.
+"""
+
+import math
+
+
+def expectiminimax_decision(game, state):
+    """EXPECTIMINIMAX-DECISION(state) returns an action.
+
+    The first action whose expectiminimax value is the best for the player to
+    move (MAX: highest, MIN: lowest); None at a terminal state.
+    """
+    if game.terminal_test(state):
+        return None
+    maximizing = game.to_move(state) == "MAX"
+    best_value, best_action = (-math.inf if maximizing else math.inf), None
+    for a in game.actions(state):
+        v = expectiminimax(game, game.result(state, a))
+        if best_action is None or (v > best_value if maximizing else v < best_value):
+            best_value, best_action = v, a
+    return best_action
+
+
+def expectiminimax(game, state):
+    """EXPECTIMINIMAX(s): MAX-VALUE, MIN-VALUE or CHANCE-VALUE of s, by PLAYER(s)."""
+    player = game.to_move(state)
+    if player == "MAX":
+        return max_value(game, state)
+    if player == "MIN":
+        return min_value(game, state)
+    return chance_value(game, state)
+
+
+def max_value(game, state):
+    """MAX-VALUE(s): UTILITY(s) at a terminal state, else max over a of EXPECTIMINIMAX(RESULT(s, a))."""
+    if game.terminal_test(state):
+        return game.utility(state)
+    return max(expectiminimax(game, game.result(state, a)) for a in game.actions(state))
+
+
+def min_value(game, state):
+    """MIN-VALUE(s): UTILITY(s) at a terminal state, else min over a of EXPECTIMINIMAX(RESULT(s, a))."""
+    if game.terminal_test(state):
+        return game.utility(state)
+    return min(expectiminimax(game, game.result(state, a)) for a in game.actions(state))
+
+
+def chance_value(game, state):
+    """CHANCE-VALUE(s): UTILITY(s) at a terminal state, else sum over r of P(r) * EXPECTIMINIMAX(RESULT(s, r))."""
+    if game.terminal_test(state):
+        return game.utility(state)
+    return sum(expectiminimax(game, game.result(state, r)) for r in game.actions(state)) / len(game.actions(state))
