@@ -207,18 +207,17 @@ def _guards() -> tuple:
 
     Every name of the recorder's and this harness's modules and classes, the
     JSON and HMAC functions the replies go through, Python's builtins, and the
-    code, defaults and globals of every function among them: a student who
+    code and defaults of every function among them (``__globals__`` cannot be rebound): a student who
     rebinds any of these (to hide work from the recorder or to forge a reply)
     is caught by :func:`_intact`. Tuples, so that the record cannot be edited.
     """
     import json.encoder
-    spaces = [vars(m) for m in (_trace_module, sys.modules[__name__], json, json.encoder, hmac, struct, operator,
-                                builtins)]
+    spaces = [vars(m) for m in (_trace_module, sys.modules[__name__], json, json.encoder, hmac, builtins)]
     spaces += [vars(c) for c in (TracingGame, TreeGame, Trace, Tree, Channel, CappedText, json.JSONEncoder)]
     entries = [(space, key, value) for space in spaces for key, value in list(space.items())]
     functions = {id(v): v for _, _, v in entries if isinstance(v, FunctionType)}.values()
     attributes = [(f, name, getattr(f, name)) for f in functions for name in ("__code__", "__defaults__",
-                                                                               "__kwdefaults__", "__globals__")]
+                                                                               "__kwdefaults__")]
     return tuple(tuple(column) for column in (*zip(*entries), *zip(*attributes)))
 
 

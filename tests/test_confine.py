@@ -152,3 +152,11 @@ def test_the_weakest_confinement_of_a_batch_is_the_one_reported():
     strong = {"landlock": 7, "seccomp": True, "hidden": True}
     assert _weaker({"landlock": 0, "seccomp": True, "hidden": False}, strong)
     assert not _weaker(strong, {"landlock": 0, "seccomp": False, "hidden": False})
+
+
+def test_sandbox_doctests():
+    import doctest
+
+    import grader.sandbox
+    result = doctest.testmod(grader.sandbox)
+    assert result.failed == 0 and result.attempted > 0
