@@ -206,19 +206,30 @@ def _guards() -> tuple:
     """What the harness itself relies on, as ``(mappings, keys, values, objects, names, attributes)``.
 
     Every name of the recorder's and this harness's modules and classes, the
-    JSON and HMAC functions the replies go through, Python's builtins, and the
+    JSON and HMAC functions the replies go through, the builtins their code uses, and the
     code and defaults of every function among them (``__globals__`` cannot be rebound): a student who
     rebinds any of these (to hide work from the recorder or to forge a reply)
     is caught by :func:`_intact`. Tuples, so that the record cannot be edited.
     """
     import json.encoder
-    spaces = [vars(m) for m in (_trace_module, sys.modules[__name__], json, json.encoder, hmac, builtins)]
+    spaces = [vars(m) for m in (_trace_module, sys.modules[__name__], json, json.encoder, hmac)]
     spaces += [vars(c) for c in (TracingGame, TreeGame, Trace, Tree, Channel, CappedText, json.JSONEncoder)]
     entries = [(space, key, value) for space in spaces for key, value in list(space.items())]
     functions = {id(v): v for _, _, v in entries if isinstance(v, FunctionType)}.values()
     attributes = [(f, name, getattr(f, name)) for f in functions for name in ("__code__", "__defaults__",
                                                                                "__kwdefaults__")]
+    used = set().union(*(_names(f.__code__) for f in functions))  # the builtins this code can reach
+    entries += [(vars(builtins), key, value) for key, value in vars(builtins).items() if key in used]
     return tuple(tuple(column) for column in (*zip(*entries), *zip(*attributes)))
+
+
+def _names(code) -> set[str]:
+    """The global and attribute names ``code`` (and the functions defined in it) refers to."""
+    names = set(code.co_names)
+    for constant in code.co_consts:
+        if hasattr(constant, "co_names"):
+            names |= _names(constant)
+    return names
 
 
 def _intact(guards: tuple, any_=any, map_=map, is_not=operator.is_not, getitem=operator.getitem,
