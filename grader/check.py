@@ -164,17 +164,23 @@ class Watchdog:
         self.seconds = seconds
         self.grace = grace
         self.fired = False
+        self._done = False  # set first thing in __exit__: a late timer then does nothing
         self._timer: threading.Timer | None = None
         self._hard: threading.Timer | None = None
 
     def _fire(self) -> None:
+        if self._done:  # the student's code finished as the timer went off
+            return
         self.fired = True
         self._hard = threading.Timer(self.grace, self._kill)
         self._hard.daemon = True
         self._hard.start()
-        _thread.interrupt_main()
+        if not self._done:
+            _thread.interrupt_main()
 
     def _kill(self) -> None:
+        if self._done:  # the interrupt was handled after all (or arrived as the code finished)
+            return
         sys.stderr.write(t("check.watchdog_kill", default_lang(), seconds=_seconds(self.seconds + self.grace)) + "\n")
         sys.stderr.flush()
         os._exit(1)
@@ -187,6 +193,7 @@ class Watchdog:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._done = True
         for timer in (self._timer, self._hard):
             if timer is not None:
                 timer.cancel()

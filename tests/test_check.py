@@ -298,3 +298,18 @@ def test_mistakes_beyond_the_trees_are_explained(abkit, student, exercise, edits
     (folder / f"{exercise}.py").write_text(edited(_solution(exercise), edits), encoding="utf-8")
     run = abkit("check", exercise, "--exercises", folder, "--lang", lang)
     assert run.status == 1 and words in run.out, run.out
+
+
+def test_a_watchdog_that_fires_as_the_code_finishes_leaves_nothing_running():
+    # The race: the timer goes off while the with-block is being left. Nothing may be left to fire later.
+    watchdog = Watchdog(60)
+    with watchdog:
+        pass
+    watchdog._fire()           # a timer thread that was already past its start when __exit__ ran
+    assert watchdog._hard is None and not watchdog.fired
+    late = Watchdog(60)
+    late.__enter__()
+    late.fired = True
+    late._hard = None
+    late.__exit__(None, None, None)
+    late._kill()               # a grace timer that lost the race with __exit__: it must not end the process
