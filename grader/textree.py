@@ -102,7 +102,9 @@ def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: 
     lines: list[str] = []
 
     def number(i: int) -> str:
-        return f"#{max(1, trace.calls[i].visited_at):<{width}}"
+        call = trace.calls[i]
+        visit = 1 if call.parent is None else max(1, call.visited_at)  # the root is generated once, searched per iteration
+        return f"#{visit:<{width}}"
 
     def draw(i: int, prefix: str, branch: str) -> None:
         call = trace.calls[i]
@@ -136,8 +138,11 @@ def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: 
                 skipped = f"{g.cut} {t('trace.pruned', lang)}" if trace.error is None else t("trace.not_reached", lang)
                 lines.append(f"{' ' * (width + 1)} {below}{twig}{value}  {skipped}{extra}")
 
-    if trace.calls:
-        draw(0, "", "")
+    roots = [i for i, c in enumerate(trace.calls) if c.parent is None]
+    for k, i in enumerate(roots):
+        if len(roots) > 1:  # iterative deepening: one search of the root per depth
+            lines.append(t("trace.iteration", lang, depth=k + 1))
+        draw(i, "", "")
     return lines
 
 

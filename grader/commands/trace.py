@@ -16,7 +16,7 @@ from ..textree import glyphs_for, render_summary, render_tree
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("trace", help=t("trace.help", lang), description=t("trace.help", lang))
     p.add_argument("file", metavar="FILE", help=t("trace.help.file", lang))
-    p.add_argument("--algorithm", choices=("alphabeta", "minimax", "cutoff", "expectimax"),
+    p.add_argument("--algorithm", choices=("alphabeta", "minimax", "cutoff", "expectimax", "ordering"),
                    help=t("trace.help.algorithm", lang))
     p.add_argument("--rule", choices=("aima", "cs188"), help=t("trace.help.rule", lang))
     p.add_argument("--json", action="store_true", help=t("trace.help.json", lang))
@@ -41,7 +41,7 @@ def run(args) -> int:
         return 0
     g = glyphs_for(sys.stdout)
     heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
-    if algorithm in ("alphabeta", "cutoff"):
+    if algorithm in ("alphabeta", "cutoff", "ordering"):
         heading += " · " + t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang,
                              ge=g.ge, le=g.le, alpha=g.alpha, beta=g.beta)
     print(heading)
@@ -55,7 +55,7 @@ def run(args) -> int:
 
 def _default_algorithm(fixture) -> str:
     """The fixture's own search when it has one (expectimax, cut-off), else alpha-beta."""
-    for algorithm in ("expectimax", "cutoff"):
+    for algorithm in ("expectimax", "cutoff", "ordering"):
         if algorithm in fixture.expected:
             return algorithm
     return "alphabeta"
@@ -66,4 +66,4 @@ def _can_run(fixture, algorithm: str) -> bool:
     chance = fixture.tree is not None and "CHANCE" in fixture.tree.levels
     if chance or algorithm == "expectimax":
         return chance and algorithm == "expectimax"
-    return algorithm != "cutoff" or fixture.depth is not None
+    return algorithm not in ("cutoff", "ordering") or fixture.depth is not None
