@@ -11,6 +11,7 @@ import pytest
 from abkit.loading import EXERCISES, SOLUTIONS
 from grader.check import Watchdog, direct_calls, subtrace
 from grader.commands import watch as watch_command
+from helpers import NO_PASS, ROOT_NO_PASS, STRICT, edited
 
 ALPHABETA = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
 MINIMAX = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8")
@@ -19,15 +20,7 @@ INFO = (EXERCISES / "info.yaml").read_text(encoding="utf-8")
 #: be interrupted too, and every interrupt of the watchdog is one more chance to land outside the student's code
 MINIMAX_ONLY = INFO.split("  - name: alphabeta\n")[0]
 
-#: the three mistakes of the issue, and fail-hard returns, as textual edits of the reference
-STRICT = [("v > beta or (v == beta and PRUNE_ON_EQUALITY)", "v > beta"),
-          ("v < alpha or (v == alpha and PRUNE_ON_EQUALITY)", "v < alpha")]
-NO_PASS = [("min_value(game, game.result(state, a), alpha, beta))\n        if v > beta",
-            "min_value(game, game.result(state, a), -math.inf, math.inf))\n        if v > beta"),
-           ("max_value(game, game.result(state, a), alpha, beta))\n        if v < alpha",
-            "max_value(game, game.result(state, a), -math.inf, math.inf))\n        if v < alpha")]
-ROOT_NO_PASS = [("v = min_value(game, game.result(state, a), alpha, beta)\n            if best_action",
-                 "v = min_value(game, game.result(state, a), -math.inf, beta)\n            if best_action")]
+#: fail-hard returns as a textual edit of the reference (the issue's three mistakes are in helpers.py)
 FAIL_HARD = [("if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n            return v",
               "if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n            return alpha")]
 
@@ -36,13 +29,6 @@ def only(fixture: str, info: str = INFO) -> str:
     """The course file with every exercise's tests narrowed to one fixture (a slow failure, once)."""
     assert 'fixtures: ["*.yaml"]' in info
     return info.replace('fixtures: ["*.yaml"]', f'fixtures: ["{fixture}.yaml"]')
-
-
-def edited(source: str, edits) -> str:
-    for old, new in edits:
-        assert old in source, old
-        source = source.replace(old, new)
-    return source
 
 
 @pytest.fixture

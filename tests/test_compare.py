@@ -9,6 +9,7 @@ from abkit.fixture import load_fixture, parse_fixture
 from abkit.loading import PUBLIC_FIXTURES, SOLUTIONS, load_module
 from abkit.trace import traced_search
 from grader.compare import compare
+from helpers import NO_PASS, ROOT_NO_PASS, STRICT, edited
 
 REFERENCE = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
 MINIMAX = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8")
@@ -16,11 +17,8 @@ MINIMAX = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8")
 
 def variant(tmp_path, source: str, *edits: tuple[str, str], name: str = "alphabeta.py"):
     """A copy of a solution with textual edits (each must apply), loaded as a module."""
-    for old, new in edits:
-        assert old in source, old
-        source = source.replace(old, new)
     path = tmp_path / name
-    path.write_text(source, encoding="utf-8")
+    path.write_text(edited(source, edits), encoding="utf-8")
     return load_module(path)
 
 
@@ -32,14 +30,6 @@ def findings(module, fixture_name: str, algorithm: str = "alphabeta"):
     return compare(trace, expected_trace(fixture, algorithm), fixture.tree, fixture.prune_on_equality)
 
 
-STRICT = [("v > beta or (v == beta and PRUNE_ON_EQUALITY)", "v > beta"),
-          ("v < alpha or (v == alpha and PRUNE_ON_EQUALITY)", "v < alpha")]
-NO_PASS = [("min_value(game, game.result(state, a), alpha, beta))\n        if v > beta",
-            "min_value(game, game.result(state, a), -math.inf, math.inf))\n        if v > beta"),
-           ("max_value(game, game.result(state, a), alpha, beta))\n        if v < alpha",
-            "max_value(game, game.result(state, a), -math.inf, math.inf))\n        if v < alpha")]
-ROOT_NO_PASS = [("v = min_value(game, game.result(state, a), alpha, beta)\n            if best_action",
-                 "v = min_value(game, game.result(state, a), -math.inf, beta)\n            if best_action")]
 
 
 TREE_FIXTURES = sorted(p.stem for p in PUBLIC_FIXTURES.glob("*.yaml")
