@@ -306,7 +306,7 @@ def _truncate(trace: Trace, limit: int = MAX_RECORD) -> None:
 
 
 def _error_reply(error: BaseException, roots: list[str]) -> dict:
-    from grader.feedback import student_traceback  # only when something failed: keeps start-up light
+    from grader.tracebacks import student_traceback  # only when something failed: keeps start-up light
     text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     return {"error": text, "error_type": type(error).__name__, "traceback": student_traceback(error, roots)}
 

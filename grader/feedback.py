@@ -8,9 +8,7 @@ the tree the search explored with that path marked against the expected one.
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from abkit.i18n import Message, t
 from abkit.trace import Trace
@@ -18,6 +16,7 @@ from abkit.tree import Tree
 
 from .compare import Finding
 from .textree import UNICODE, Glyphs, fmt, render_tree
+from .tracebacks import student_traceback  # noqa: F401 - part of this module's interface
 
 #: what happened to one test
 STATUSES = ("passed", "failed", "not_started", "missing", "error", "timeout", "crashed")
@@ -55,23 +54,6 @@ class TestResult:
 
     def label(self, lang: str) -> str:
         return self.title.get(lang) or self.title.get("en") or self.name
-
-
-def student_traceback(error: BaseException, roots: list[Path]) -> list[str]:
-    """The lines of ``error``'s traceback that point into the student's files (under ``roots``), then the error."""
-    roots = [Path(r).resolve() for r in roots]
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if _under(Path(f.filename), roots)]
-    lines = [line.rstrip("\n") for line in traceback.format_list(frames)]
-    lines += [line.rstrip("\n") for line in traceback.format_exception_only(type(error), error)]
-    return [part for line in lines for part in line.split("\n")]
-
-
-def _under(path: Path, roots: list[Path]) -> bool:
-    try:
-        resolved = path.resolve()
-    except OSError:  # pragma: no cover - a frame from a file that is gone
-        return False
-    return any(resolved == r or r in resolved.parents for r in roots)
 
 
 def render_result(result: TestResult, lang: str = "en", markdown: bool = False, g: Glyphs = UNICODE,
