@@ -23,11 +23,29 @@ LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8),   # rows
 
 
 def winner(board: str) -> str | None:
-    """``"X"`` or ``"O"`` if that player has three in a line, else ``None``."""
+    """``"X"`` or ``"O"`` if that player has three in a line, else ``None``.
+
+    Searches ask this of the same boards over and over: answers for boards (strings) are remembered,
+    at most :data:`REMEMBERED` of them (every 9-square board of X, O and ``.`` fits).
+    """
+    if type(board) is str:
+        known = _WINNERS.get(board, _UNKNOWN)
+        if known is not _UNKNOWN:
+            return known
     for a, b, c in LINES:
         if board[a] != "." and board[a] == board[b] == board[c]:
-            return board[a]
-    return None
+            found = board[a]
+            break
+    else:
+        found = None
+    if type(board) is str and len(_WINNERS) < REMEMBERED:
+        _WINNERS[board] = found
+    return found
+
+
+REMEMBERED = 3 ** 9
+_WINNERS: dict[str, str | None] = {}
+_UNKNOWN = object()
 
 
 def parse_board(text: str) -> str:

@@ -12,7 +12,9 @@ current submission and settings (its fingerprint) is not graded again unless
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -24,7 +26,7 @@ from abkit.i18n import t
 from .grading import Grader, StudentGrade
 from .reports import number, read_results, write_class, write_student
 from .rubric import Rubric
-from .sandbox import LIVE, Limits
+from .sandbox import LIVE, ForkServer, Limits
 from .submissions import SubmissionsError, find_submissions
 
 
@@ -71,6 +73,8 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
         else:
             todo.append(entry)
     result.out.mkdir(parents=True, exist_ok=True)
+    server_folder = Path(tempfile.mkdtemp(prefix="abkit-server-")) if todo and ForkServer.available() else None
+    grader.server = ForkServer(server_folder) if server_folder is not None else None
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     try:
         futures = {pool.submit(grader.grade, entry): entry for entry in todo}
@@ -87,6 +91,11 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
     finally:
         pool.shutdown(wait=True)
         LIVE.reopen()
+        if grader.server is not None:
+            grader.server.close()
+            grader.server = None
+        if server_folder is not None:
+            shutil.rmtree(server_folder, ignore_errors=True)
     result.defences = grader.defences
     result.rows = [rows[name] for name in sorted(rows)]
     write_class(result.out, result.rows, rubric, lang)

@@ -392,5 +392,121 @@ def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point,
     return 0
 
 
+# -- the fork server: one process per batch that starts each student's process by forking --------------------
+
+def _restart_coverage() -> None:  # pragma: no cover - runs only in a forked child under the kit's tests
+    """Under coverage (the kit's tests), stop the server's measurement in this forked child and start its own,
+    from the per-student ``COVERAGE_PROCESS_CONFIG`` (its data file in the student's writable drop folder)."""
+    coverage = sys.modules.get("coverage")
+    if coverage is None or "COVERAGE_PROCESS_CONFIG" not in os.environ:
+        return
+    current = coverage.Coverage.current()
+    if current is not None:
+        current._auto_save = False  # the server's data is the server's to save
+        current.stop()
+    coverage.process_startup(force=True)
+
+
+def _save_coverage() -> None:  # pragma: no cover - runs only in a forked child under the kit's tests
+    coverage = sys.modules.get("coverage")
+    current = coverage.Coverage.current() if coverage is not None else None
+    if current is not None:
+        try:
+            current.stop()
+            current.save()
+        except Exception:  # noqa: BLE001 - losing a child's coverage data must not fail a grade
+            pass
+
+
+def _forked(start: dict, fds: list[int]) -> None:  # pragma: no cover - the forked child, before student code
+    """In the forked child: become what :mod:`grader.sandbox` would have started, then serve; never returns."""
+    code = 1
+    try:
+        request_read, reply_write, log = fds
+        os.setsid()  # its own session and process group, which the grader kills as a whole
+        os.chdir(start["cwd"])
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(log, 1)
+        os.dup2(log, 2)
+        os.close(null)
+        os.close(log)
+        os.environ.clear()
+        os.environ.update(start["env"])
+        _restart_coverage()
+        code = main(["child.py", str(request_read), str(reply_write), json.dumps(start["settings"])])
+    except BaseException:  # noqa: BLE001 - the harness failed before serving: say so in the log
+        import traceback
+        os.write(2, traceback.format_exc().encode("utf-8", "replace"))
+    _save_coverage()
+    os._exit(code)
+
+
+def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exercised through the sandbox
+    """The fork server: for each ``start`` message (JSON and three fds: request pipe, reply pipe, log file),
+    fork a child that does all a freshly started child does (:func:`_forked`) and answer its pid and a pidfd;
+    for each ``reap`` message, reap that child (the grader has killed it or seen it end) and answer its status.
+
+    The server never runs student code: it only forks, before any is loaded. It ends with its socket.
+    """
+    import socket
+    from grader.confine import _die_with_parent
+
+    try:
+        _die_with_parent()  # the server, and with it every student process, dies with the grader
+    except OSError:
+        pass
+    signal_module = __import__("signal")
+    signal_module.signal(signal_module.SIGINT, signal_module.SIG_IGN)
+    _warm_up()
+    gc.freeze()  # what the server holds stays shared with its children, never scanned by their collections
+    sock = socket.socket(fileno=fd)
+    while True:
+        try:
+            data, fds, _flags, _address = socket.recv_fds(sock, 1 << 20, 3)
+        except OSError:
+            return 0
+        if not data:
+            return 0
+        message = json.loads(data)
+        if message["op"] == "start":
+            pid = os.fork()
+            if pid == 0:
+                sock.close()
+                _forked(message, fds)
+            for received in fds:
+                os.close(received)
+            pidfd = os.pidfd_open(pid)
+            socket.send_fds(sock, [json.dumps({"pid": pid}).encode()], [pidfd])
+            os.close(pidfd)
+        else:  # reap
+            for received in fds:
+                os.close(received)
+            try:
+                _, status = os.waitpid(message["pid"], 0)
+                code = os.waitstatus_to_exitcode(status)
+            except ChildProcessError:
+                code = None
+            sock.send(json.dumps({"returncode": code}).encode())
+
+
+def _warm_up() -> None:  # pragma: no cover - the server, once: what each child would otherwise import itself
+    import resource  # noqa: F401
+    import signal  # noqa: F401
+    import traceback  # noqa: F401
+
+    import itertools
+
+    import abkit.loading  # noqa: F401
+    import grader.confine  # noqa: F401
+    import grader.tracebacks  # noqa: F401
+    from abkit.tictactoe import winner
+
+    for board in itertools.product("XO.", repeat=9):  # every board's winner, remembered once for all children
+        winner("".join(board))
+
+
 if __name__ == "__main__":  # pragma: no cover
+    if sys.argv[1:2] == ["--server"]:
+        sys.exit(serve_forks(int(sys.argv[2])))
     sys.exit(main(sys.argv))

@@ -232,6 +232,8 @@ class Grader:
         self.batch_fingerprint = self._batch_fingerprint()
         #: what the students' processes achieved confining themselves (grader.confine), None before any ran
         self.defences: dict | None = None
+        #: a :class:`grader.sandbox.ForkServer` that starts the students' processes (a batch sets one), or None
+        self.server = None
 
     # -- the tests ------------------------------------------------------------
 
@@ -396,7 +398,7 @@ class Grader:
                     continue
                 grade.file = path
                 if sandbox is None:
-                    sandbox = Sandbox(workspace, self.limits, deadline)
+                    sandbox = Sandbox(workspace, self.limits, deadline, server=self.server)
                     sandbox.start()
                     deadline = sandbox.deadline
                 ended = not self._run_exercise(sandbox, grade, workspace / path, tests[exercise], workspace)

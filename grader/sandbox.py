@@ -136,11 +136,100 @@ def child_environment(workspace: Path) -> dict[str, str]:
     return env
 
 
-class Sandbox:
-    """One child process running one student's code; use as a context manager."""
+class ForkServer:
+    """One process per batch that starts each student's process by forking (``child.py --server``).
 
-    def __init__(self, workspace: Path, limits: Limits, deadline: float | None = None) -> None:
+    It is started like a student's process (``python -I -B``, a scrubbed
+    environment, its own session), imports the harness once and never loads
+    student code: each child it forks does everything a freshly started child
+    does (its own session and process group, the student's folder, environment
+    and log, limits, confinement, the key) before any student code exists. The
+    grader keeps its deadlines and its process-group kill; the server keeps
+    each child unreaped until the grader asks (:meth:`reap`), so its pid (and
+    process group) cannot be reused meanwhile. Thread-safe; :meth:`close` ends it.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        import socket
+
+        self._socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        self.lock = threading.Lock()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-B", str(CHILD), "--server", str(theirs.fileno())],
+                cwd=folder, env=child_environment(Path(folder)), stdin=subprocess.DEVNULL,
+                pass_fds=(theirs.fileno(),), start_new_session=True)
+        finally:
+            theirs.close()
+
+    @staticmethod
+    def available() -> bool:
+        return sys.platform.startswith("linux") and hasattr(os, "pidfd_open") and hasattr(os, "fork")
+
+    def start(self, workspace: Path, env: dict, settings: dict, fds: list[int]) -> "Forked":
+        """Fork a student's process; :class:`OSError` when the server cannot."""
+        import socket
+
+        message = json.dumps({"op": "start", "cwd": str(workspace), "env": env, "settings": settings}).encode()
+        with self.lock:
+            socket.send_fds(self._socket, [message], fds)
+            data, pidfds, _, _ = socket.recv_fds(self._socket, 4096, 1)
+        if not data or not pidfds:
+            for fd in pidfds:
+                os.close(fd)
+            raise OSError("the fork server did not answer")
+        return Forked(self, json.loads(data)["pid"], pidfds[0])
+
+    def reap(self, pid: int) -> int | None:
+        with self.lock:
+            self._socket.send(json.dumps({"op": "reap", "pid": pid}).encode())
+            data = self._socket.recv(4096)
+        if not data:
+            raise OSError("the fork server did not answer")
+        return json.loads(data)["returncode"]
+
+    def close(self) -> None:
+        """End the server (closing its socket ends its loop); it is killed if it lingers."""
+        self._socket.close()
+        try:
+            self.process.wait(timeout=5)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            self.process.kill()
+            self.process.wait()
+
+
+class Forked:
+    """A student's process forked by a :class:`ForkServer`, with what :class:`Sandbox` uses of ``Popen``."""
+
+    def __init__(self, server: ForkServer, pid: int, pidfd: int) -> None:
+        self.server, self.pid, self.pidfd = server, pid, pidfd
+        self.returncode: int | None = None
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        """Wait until it has ended (its pidfd says so), then have the server reap it."""
+        if self.returncode is None:
+            if not select.select([self.pidfd], [], [], timeout)[0]:
+                raise subprocess.TimeoutExpired("student process", timeout)
+            try:
+                self.returncode = self.server.reap(self.pid)
+            except OSError:  # the server is gone, and its children with it
+                self.returncode = -signal.SIGKILL
+            if self.returncode is None:  # pragma: no cover - reaped elsewhere
+                self.returncode = -signal.SIGKILL
+            os.close(self.pidfd)
+        return self.returncode
+
+
+class Sandbox:
+    """One child process running one student's code; use as a context manager.
+
+    With ``server`` (a :class:`ForkServer`), the child is forked by it instead of started afresh.
+    """
+
+    def __init__(self, workspace: Path, limits: Limits, deadline: float | None = None,
+                 server: ForkServer | None = None) -> None:
         self.workspace = Path(workspace)
+        self.server = server
         self.limits = limits
         self.deadline = deadline if deadline is not None else time.monotonic() + limits.student_seconds
         self.process: subprocess.Popen | None = None
@@ -170,11 +259,20 @@ class Sandbox:
         self._coverage = _coverage_drop(self.workspace, env)
         if self._coverage is not None:
             settings["writable"] = [str(self._coverage[0])]
+        self.process = None
         with open(self._log_path, "wb") as log:
-            self.process = subprocess.Popen(
-                [sys.executable, "-I", "-B", str(CHILD), str(request_read), str(reply_write), json.dumps(settings)],
-                cwd=self.workspace, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                stderr=subprocess.STDOUT, pass_fds=(request_read, reply_write), start_new_session=True)
+            if self.server is not None:
+                try:
+                    self.process = self.server.start(self.workspace, env, settings,
+                                                     [request_read, reply_write, log.fileno()])
+                except OSError:  # the server is gone: start this child afresh
+                    self.process = None
+            if self.process is None:
+                self.process = subprocess.Popen(
+                    [sys.executable, "-I", "-B", str(CHILD), str(request_read), str(reply_write),
+                     json.dumps(settings)],
+                    cwd=self.workspace, env=env, stdin=subprocess.DEVNULL, stdout=log,
+                    stderr=subprocess.STDOUT, pass_fds=(request_read, reply_write), start_new_session=True)
         os.close(request_read)
         os.close(reply_write)
         os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
