@@ -69,6 +69,9 @@ class Budgeted:
 
     def __init__(self, game: Game, limit: int) -> None:
         self.game, self.limit, self.used = game, limit, 0
+        for name in ("actions", "terminal_test", "utility", "to_move"):  # the hot ones, without __getattr__
+            if hasattr(game, name):
+                setattr(self, name, getattr(game, name))
 
     def result(self, state: State, action: Action) -> State:
         self.used += 1

@@ -46,6 +46,9 @@ def winner(board: str) -> str | None:
 REMEMBERED = 3 ** 9
 _WINNERS: dict[str, str | None] = {}
 _UNKNOWN = object()
+#: the empty squares of a board without a winner, and the successors of legal moves, remembered the same way
+_ACTIONS: dict[str, tuple[int, ...]] = {}
+_SUCCESSORS: dict[tuple[str, int], str] = {}
 
 
 def parse_board(text: str) -> str:
@@ -70,15 +73,31 @@ class TicTacToe:
     initial = EMPTY
 
     def actions(self, state: str) -> list[int]:
+        if type(state) is str:
+            known = _ACTIONS.get(state)
+            if known is not None:
+                return list(known)  # a new list each time: the caller may change it
         if winner(state):
-            return []
-        return [i for i, cell in enumerate(state) if cell == "."]
+            found = []
+        else:
+            found = [i for i, cell in enumerate(state) if cell == "."]
+        if type(state) is str and len(_ACTIONS) < REMEMBERED:
+            _ACTIONS[state] = tuple(found)
+        return found
 
     def result(self, state: str, action: int) -> str:
+        plain = type(state) is str and type(action) is int and type(self).to_move is TicTacToe.to_move
+        if plain:
+            known = _SUCCESSORS.get((state, action))
+            if known is not None:
+                return known
         if not isinstance(action, int) or not 0 <= action < 9 or state[action] != "." or winner(state):
             raise IllegalMoveError(state, action)
         mark = "X" if self.to_move(state) == MAX else "O"
-        return state[:action] + mark + state[action + 1:]
+        successor = state[:action] + mark + state[action + 1:]
+        if plain and len(_SUCCESSORS) < 9 * REMEMBERED:
+            _SUCCESSORS[state, action] = successor  # only legal moves: an illegal one raises every time
+        return successor
 
     def terminal_test(self, state: str) -> bool:
         return winner(state) is not None or "." not in state

@@ -500,10 +500,16 @@ def _warm_up() -> None:  # pragma: no cover - the server, once: what each child 
     import abkit.loading  # noqa: F401
     import grader.confine  # noqa: F401
     import grader.tracebacks  # noqa: F401
-    from abkit.tictactoe import winner
+    from abkit.tictactoe import EMPTY, TicTacToe, winner
 
     for board in itertools.product("XO.", repeat=9):  # every board's winner, remembered once for all children
         winner("".join(board))
+    game, todo, seen = TicTacToe(), [EMPTY], {EMPTY}  # and every legal position's moves and successors
+    while todo:
+        for action in game.actions(state := todo.pop()):
+            if (successor := game.result(state, action)) not in seen:
+                seen.add(successor)
+                todo.append(successor)
 
 
 if __name__ == "__main__":  # pragma: no cover

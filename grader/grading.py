@@ -32,7 +32,7 @@ import random
 import shutil
 import tempfile
 import threading
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -62,6 +62,8 @@ GAME_CATEGORIES = ("values", "nodes")
 #: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
 #: (from the empty board alpha-beta needs 18,297 states for X's first move, 146,120 under the CS188 rule)
 PLAY_START = "X........"
+#: how many tests a student's process may have been sent but not yet answered (it works while the grader reads)
+AHEAD = 4
 #: in-process traced searches patch module attributes for the run: one at a time
 _SEARCH_LOCK = threading.Lock()
 #: (rule, request) -> the reference's outcome on a shared test, kept across graders (tic-tac-toe from the empty
@@ -421,9 +423,23 @@ class Grader:
                 grade.traceback = _relative(reply.get("traceback", []), workspace)
                 return True
             grade.functions = reply.get("functions", [])
+            pending: deque[Test] = deque()  # sent ahead, not yet answered: the child never waits for the grader
+
+            def answered(keep: int) -> None:
+                while len(pending) > keep:
+                    grade.replies[pending.popleft().id] = sandbox.receive()
+
             for test in tests:
-                grade.replies[test.id] = self._play(sandbox, test) if test.kind == "play" else \
-                    sandbox.request(test.request)
+                if test.kind == "play":  # move by move: each request depends on the previous answer
+                    answered(0)
+                    grade.replies[test.id] = self._play(sandbox, test)
+                    continue
+                answered(AHEAD - 1)
+                if not sandbox.send_ahead(test.request):
+                    answered(0)
+                    sandbox.send(test.request)
+                pending.append(test)
+            answered(0)
         except TimedOut:
             grade.status = "timeout"
             grade.note = t("grade.note.timeout", self.lang, seconds=_fmt(self.limits.test_seconds))

@@ -17,6 +17,7 @@ itself (:mod:`grader.confine`): what it achieved is in :attr:`Sandbox.defences`.
 from __future__ import annotations
 
 import base64
+import collections
 import hmac
 import json
 import os
@@ -204,19 +205,20 @@ class Forked:
     def __init__(self, server: ForkServer, pid: int, pidfd: int) -> None:
         self.server, self.pid, self.pidfd = server, pid, pidfd
         self.returncode: int | None = None
+        self._lock = threading.Lock()  # an interrupted batch's thread and the student's own may both wait
 
     def wait(self, timeout: float | None = None) -> int | None:
-        """Wait until it has ended (its pidfd says so), then have the server reap it."""
-        if self.returncode is None:
-            if not select.select([self.pidfd], [], [], timeout)[0]:
-                raise subprocess.TimeoutExpired("student process", timeout)
-            try:
-                self.returncode = self.server.reap(self.pid)
-            except OSError:  # the server is gone, and its children with it
-                self.returncode = -signal.SIGKILL
-            if self.returncode is None:  # pragma: no cover - reaped elsewhere
-                self.returncode = -signal.SIGKILL
-            os.close(self.pidfd)
+        """Wait until it has ended (its pidfd says so), then have the server reap it (once)."""
+        with self._lock:
+            if self.returncode is None:
+                if not select.select([self.pidfd], [], [], timeout)[0]:
+                    raise subprocess.TimeoutExpired("student process", timeout)
+                try:
+                    code = self.server.reap(self.pid)
+                except OSError:  # the server is gone, and its children with it
+                    code = None
+                os.close(self.pidfd)
+                self.returncode = -signal.SIGKILL if code is None else code
         return self.returncode
 
 
@@ -251,6 +253,8 @@ class Sandbox:
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
         self._key, self._received, self._sent = os.urandom(KEY_BYTES), 0, 0
+        self._pending: collections.deque[float] = collections.deque()  # when each unanswered request was sent
+        self._answered_at = 0.0
         self.defences: dict | None = None
         settings = {"cpu": int(self.limits.student_seconds) + 2, "memory": self.limits.memory_mb * 1024 * 1024,
                     "fsize": self.limits.log_bytes, "output": self.limits.output_chars,
@@ -278,10 +282,43 @@ class Sandbox:
         os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
 
     def request(self, message: dict | bytes) -> dict:
-        """Send ``message`` (or its JSON, encoded) and return the reply; :class:`TimedOut` or :class:`Died` otherwise."""
-        limit = min(time.monotonic() + self.limits.test_seconds, self.deadline)
+        """Send ``message`` (or its JSON, encoded) and return the reply; :class:`TimedOut` or :class:`Died` otherwise.
+
+        Only when no request sent ahead (:meth:`send_ahead`) is still unanswered.
+        """
+        self.send(message)
+        return self.receive()
+
+    def send(self, message: dict | bytes) -> None:
+        """Send ``message``, waiting (within a test's time limit) for room in the pipe; its reply is :meth:`receive`'s."""
+        data = self._frame(message)
+        self._write(data, min(time.monotonic() + self.limits.test_seconds, self.deadline))
+        self._pending.append(time.monotonic())
+
+    def send_ahead(self, message: dict | bytes) -> bool:
+        """Send ``message`` behind those not yet answered if that cannot block (it fits in one atomic pipe write and
+        the pipe has room for it), so that the child starts on it as soon as it has answered them; False, and
+        nothing sent, otherwise. Its reply comes, in order, from :meth:`receive`."""
+        data = self._frame(message)
+        if len(data) > select.PIPE_BUF or not select.select([], [self._request], [], 0)[1]:
+            return False
+        try:
+            os.write(self._request, data)  # at most PIPE_BUF bytes into a writable pipe: all at once
+        except OSError:
+            raise self._died() from None
+        self._pending.append(time.monotonic())
+        return True
+
+    @staticmethod
+    def _frame(message: dict | bytes) -> bytes:
         body = message if isinstance(message, bytes) else json.dumps(message, ensure_ascii=False).encode("utf-8")
-        self._write(HEADER.pack(len(body)) + body, limit)
+        return HEADER.pack(len(body)) + body
+
+    def receive(self) -> dict:
+        """The reply to the oldest unanswered request; its time limit runs from when the child could start on it
+        (sent, and the previous one answered)."""
+        started = max(self._pending.popleft(), self._answered_at)
+        limit = min(started + self.limits.test_seconds, self.deadline)
         head = self._read(HEADER.size, limit)
         size = HEADER.unpack(head)[0]
         if size > MAX_REPLY:
@@ -301,6 +338,7 @@ class Sandbox:
             raise Forged(self.log(), self.process.returncode if self.process else None)
         if isinstance(reply, dict) and "defences" in reply and self.defences is None:
             self.defences = reply["defences"]
+        self._answered_at = time.monotonic()
         return reply
 
     def _write(self, data: bytes, limit: float) -> None:
