@@ -12,6 +12,7 @@ current submission and settings (its fingerprint) is not graded again unless
 
 from __future__ import annotations
 
+import gc
 import shutil
 import sys
 import tempfile
@@ -76,6 +77,9 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
     server_folder = Path(tempfile.mkdtemp(prefix="abkit-server-")) if todo and ForkServer.available() else None
     grader.server = ForkServer(server_folder) if server_folder is not None else None
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    thresholds = gc.get_threshold()
+    gc.freeze()  # the grader's long-lived tests and references: never scanned again during the batch
+    gc.set_threshold(max(thresholds[0], 20_000), *thresholds[1:])  # the replies' many short-lived objects
     try:
         futures = {pool.submit(grader.grade, entry): entry for entry in todo}
         for done, future in enumerate(as_completed(futures), 1):
@@ -91,6 +95,8 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
     finally:
         pool.shutdown(wait=True)
         LIVE.reopen()
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
         if grader.server is not None:
             grader.server.close()
             grader.server = None
