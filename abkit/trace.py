@@ -83,6 +83,7 @@ class Trace:
     action: Any = None
     value: float | None = None
     error: BaseException | str | None = None
+    _kids: tuple[int, int, dict[int | None, list[int]]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def nodes(self) -> int:
@@ -141,8 +142,19 @@ class Trace:
         return windows
 
     def children_of(self, index: int) -> list[int]:
-        """Indices of the calls made directly from call ``index``."""
-        return [i for i, c in enumerate(self.calls) if c.parent == index]
+        """Indices of the calls made directly from call ``index``, in order.
+
+        The index is built once per ``calls`` list and length (calls are only
+        ever added, or the list replaced), so drawing or comparing a trace
+        stays linear in its size.
+        """
+        key = (id(self.calls), len(self.calls))
+        if self._kids is None or self._kids[:2] != key:
+            kids: dict[int | None, list[int]] = {}
+            for i, call in enumerate(self.calls):
+                kids.setdefault(call.parent, []).append(i)
+            self._kids = (*key, kids)
+        return list(self._kids[2].get(index, ()))
 
 
 class CountedTrace(Trace):

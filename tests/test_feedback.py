@@ -70,3 +70,13 @@ def test_a_trace_survives_json_and_still_compares(tmp_path):
     back = Trace.from_dict(json.loads(json.dumps(result.student.to_dict())))
     assert back.error == "AssertionError: nope"
     assert [f.kind for f in compare(back, result.expected, result.tree)] == [f.kind for f in result.findings]
+
+
+def test_children_of_follows_a_trace_that_grows_or_is_replaced():
+    from abkit.trace import Call
+    trace = Trace("alphabeta", "A", calls=[Call("A", "MAX"), Call("B", "MIN", parent=0)])
+    assert trace.children_of(0) == [1]
+    trace.calls.append(Call("C", "MIN", parent=0))
+    assert trace.children_of(0) == [1, 2]
+    trace.calls = [Call("A", "MAX"), Call("D", "MIN", parent=0), Call("D1", "MAX", parent=1)]
+    assert trace.children_of(0) == [1] and trace.children_of(1) == [2]
