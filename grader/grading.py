@@ -24,6 +24,7 @@ A category's points are shared equally by its tests. Nothing here writes files.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -435,9 +436,16 @@ class Grader:
                     grade.replies[test.id] = self._play(sandbox, test)
                     continue
                 answered(AHEAD - 1)
-                if not sandbox.send_ahead(test.request):
-                    answered(0)
-                    sandbox.send(test.request)
+                try:
+                    if not sandbox.send_ahead(test.request):
+                        answered(0)
+                        sandbox.send(test.request)
+                except Died:
+                    # The child answered some of the tests sent ahead, then died: those answers are still in the
+                    # pipe and count, whether the death shows first on this send or on a later receive.
+                    with contextlib.suppress(Died, TimedOut):
+                        answered(0)
+                    raise
                 pending.append(test)
             answered(0)
         except TimedOut:

@@ -213,3 +213,37 @@ def test_run_autograder_in_process_without_metadata(tmp_path):
     assert main(["run_autograder", str(tmp_path), "ko"]) == 0
     results = json.loads((tmp_path / "results" / "results.json").read_text(encoding="utf-8"))
     assert results["score"] == 11 and "점수 11 / 49" in results["output"]  # alpha-beta alone: 11 of the 49 points
+
+
+def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_path):
+    # The child answered tests 1 and 2 (sent ahead), then died; the grader notices on its next send. Whether the
+    # death shows up on a send or on a receive depends on timing: the answers in the pipe must count either way.
+    from types import SimpleNamespace
+
+    from grader.grading import ExerciseGrade, Grader
+    from grader.rubric import load_rubric
+    from grader.sandbox import Died
+
+    class DiesOnThirdSend:
+        def __init__(self):
+            self.sent, self.answers = 0, [{"id": 1, "n": 1}, {"id": 2, "n": 2}]
+
+        def request(self, message):
+            return {"loaded": True, "functions": []}
+
+        def send_ahead(self, request):
+            self.sent += 1
+            if self.sent == 3:
+                raise Died("", -9)
+            return True
+
+        def receive(self):
+            if not self.answers:
+                raise Died("", -9)
+            return self.answers.pop(0)
+
+    tests = [SimpleNamespace(kind="search", id=f"t{k}", request=b"") for k in range(1, 5)]
+    grade = ExerciseGrade("minimax", file="minimax.py")
+    finished = Grader(load_rubric())._run_exercise(DiesOnThirdSend(), grade, tmp_path / "minimax.py", tests, tmp_path)
+    assert finished is False and grade.status == "crashed"
+    assert grade.replies == {"t1": {"id": 1, "n": 1}, "t2": {"id": 2, "n": 2}}
