@@ -13,7 +13,7 @@ from typing import Any
 
 from .game import MAX, MIN
 from .i18n import Message
-from .tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
+from .tree import Tree, backed_up_values, from_nested, to_nested
 
 ORDERINGS = ("best", "worst", "random")
 
@@ -59,7 +59,7 @@ def order(tree: Tree, ordering: str) -> Tree:
     if ordering not in ORDERINGS:
         raise GenerationError("generate.ordering", found=ordering, known=", ".join(ORDERINGS))
     values = backed_up_values(tree)
-    players = TreeGame(tree)._players
+    players = tree.players()
 
     def sort(node: str) -> Any:
         if tree.is_leaf(node):

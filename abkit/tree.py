@@ -40,6 +40,10 @@ class Tree:
             return self.levels[depth % len(self.levels)]
         return self.root_player if depth % 2 == 0 else other(self.root_player)
 
+    def players(self) -> dict[str, str]:
+        """Node name -> who moves there (by depth: ``levels``, or MAX and MIN alternating)."""
+        return {n: self.player_at(d) for n, d in self.depths().items()}
+
     def is_leaf(self, node: str) -> bool:
         return node in self.utilities
 
@@ -86,7 +90,7 @@ class TreeGame:
     def __init__(self, tree: Tree) -> None:
         self.tree = tree
         self.initial = tree.root
-        self._players = {n: tree.player_at(d) for n, d in tree.depths().items()}
+        self._players = tree.players()
 
     def actions(self, state: str) -> list[str]:
         return list(self.tree.children.get(state, ()))  # a fresh list: callers may change it
@@ -174,7 +178,7 @@ def backed_up_values(tree: Tree) -> dict[str, float]:
     Written independently of the searches (no recursion, no pruning), so tests
     can hold the reference solutions against it.
     """
-    players = TreeGame(tree)._players
+    players = tree.players()
     values: dict[str, float] = dict(tree.utilities)
     for node in reversed(list(tree.preorder())):
         if node not in values:

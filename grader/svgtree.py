@@ -28,7 +28,7 @@ from html import escape
 
 from abkit.game import CHANCE, MAX
 from abkit.trace import Trace
-from abkit.tree import Tree, TreeGame
+from abkit.tree import Tree
 
 from .textree import fmt
 
@@ -174,7 +174,7 @@ def render_svg(tree: Tree, trace: Trace | None = None, show: Show = BLANK, style
                figure_id: str = "tree") -> str:
     """The SVG text of ``tree`` drawn with what ``trace`` recorded (``None``: a blank tree)."""
     xy = layout(tree, style)
-    players = TreeGame(tree)._players
+    players = tree.players()
     calls = first_calls(trace)
     pruned, grey = skipped(tree, trace) if show.cuts else ([], set())
     horizon = estimated(tree, trace)

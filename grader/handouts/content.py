@@ -358,7 +358,7 @@ def step_events(trace: Trace, tree: Tree, rule: bool = True) -> list[tuple[str, 
     Values and windows are the trace's; how α (at MAX) or β (at MIN) moves after
     each child is the pseudocode's update, ``α ← MAX(α, v)`` / ``β ← MIN(β, v)``.
     """
-    players = TreeGame(tree)._players
+    players = tree.players()
     events: list[tuple[str, dict[str, Any]]] = []
 
     def walk(i: int) -> None:
