@@ -278,6 +278,18 @@ def traced_search(module: ModuleType, game: Game, state: State, algorithm: str, 
     in ``evaluated`` like UTILITY's. An exception raised by the search is stored
     in ``Trace.error``, not raised.
     """
+    return _search(module, game, state, algorithm, params, every_call=True)
+
+
+def counted_search(module: ModuleType, game: Game, state: State, algorithm: str, **params: Any) -> "CountedTrace":
+    """:func:`traced_search` reduced to its outcome and counts (``CountedTrace.of(traced_search(...))``), made
+    without recording each MAX-VALUE/MIN-VALUE call below the root's children: a whole game's search."""
+    return CountedTrace.of(_search(module, game, state, algorithm, params, every_call=False))
+
+
+def _search(module: ModuleType, game: Game, state: State, algorithm: str, params: dict, every_call: bool) -> Trace:
+    """:func:`traced_search`; with ``every_call`` False, only the outermost calls are kept in ``calls`` (what
+    the root's value is made of), the others run through a wrapper that only counts how deep it is."""
     spec = ALGORITHMS[algorithm]
     entry, windowed = spec.entry, spec.windowed
     trace = Trace(algorithm, state, visited=[state])
@@ -288,6 +300,8 @@ def traced_search(module: ModuleType, game: Game, state: State, algorithm: str, 
 
     def wrap(name: str, function: Callable) -> Callable:
         def recorded(game_: Any, state_: State, *window: Any) -> Any:
+            if stack and not every_call:
+                return function(game_, state_, *window)
             call = Call(state_, FUNCTIONS[name], parent=stack[-1] if stack else None,
                         visited_at=len(trace.visited), evaluated_at=len(trace.evaluated))
             if windowed and len(window) >= 2:

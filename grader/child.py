@@ -31,7 +31,7 @@ import abkit.trace as _trace_module  # noqa: E402
 from abkit.game import Budgeted  # noqa: E402
 from abkit.loading import load_module  # noqa: E402
 from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval  # noqa: E402
-from abkit.trace import ALGORITHMS, CountedTrace, Trace, TracingGame, _plain, traced_search  # noqa: E402
+from abkit.trace import ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_search  # noqa: E402
 from abkit.tree import Tree, TreeGame  # noqa: E402
 
 HEADER = struct.Struct(">I")
@@ -121,8 +121,8 @@ def run_test(module: ModuleType, request: dict, game: TreeGame) -> Trace:
     """
     if request["op"] == "search":
         searched = game if isinstance(game, TreeGame) else Budgeted(game, GAME_BUDGET)
-        trace = traced_search(module, searched, request["state"], request["algorithm"], **search_params(request, game))
-        return CountedTrace.of(trace) if request.get("counts") else trace
+        search = counted_search if request.get("counts") else traced_search
+        return search(module, searched, request["state"], request["algorithm"], **search_params(request, game))
     return traced_call(module, game, request["state"], request["algorithm"], request["function"],
                        request.get("window", []))
 
