@@ -41,8 +41,14 @@ class Tree:
         return self.root_player if depth % 2 == 0 else other(self.root_player)
 
     def players(self) -> dict[str, str]:
-        """Node name -> who moves there (by depth: ``levels``, or MAX and MIN alternating)."""
-        return {n: self.player_at(d) for n, d in self.depths().items()}
+        """Node name -> who moves there (by depth: ``levels``, or MAX and MIN alternating), level by level."""
+        cycle = self.levels or (self.root_player, other(self.root_player))
+        players, level, depth, children = {self.root: cycle[0]}, [self.root], 0, self.children
+        while level:
+            depth += 1
+            level = [child for name in level if name in children for child in children[name]]
+            players.update(dict.fromkeys(level, cycle[depth % len(cycle)]))
+        return players
 
     def is_leaf(self, node: str) -> bool:
         return node in self.utilities

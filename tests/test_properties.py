@@ -6,6 +6,7 @@ They hold the reference solutions against the definition of minimax
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 from hypothesis import given, settings
@@ -92,3 +93,10 @@ def test_full_window_gives_the_exact_value():
     tree = from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
     module = reference("alphabeta")
     assert module.max_value(TreeGame(tree), "A", -math.inf, math.inf) == 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(trees, st.sampled_from([(), ("MAX", "CHANCE", "MIN", "CHANCE"), ("MIN",)]))
+def test_who_moves_at_each_node_is_given_by_its_depth(tree, levels):
+    tree = dataclasses.replace(tree, levels=levels)
+    assert tree.players() == {node: tree.player_at(depth) for node, depth in tree.depths().items()}
