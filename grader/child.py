@@ -175,12 +175,10 @@ class CappedText(io.TextIOBase):
         return text
 
 
-def _snapshot() -> dict:
-    """Identities of the recording machinery the student's code must leave alone."""
-    marks = {f"abkit.trace.{n}": getattr(_trace_module, n) for n in ("TracingGame", "Trace", "Call", "_add_root")}
-    for cls in (TracingGame, TreeGame):
-        marks.update({f"{cls.__name__}.{k}": v for k, v in vars(cls).items()})
-    return marks
+def _snapshot() -> tuple:
+    """The names the recording classes define, with a live view of each class's namespace: a student's code may
+    not add one (what each name is bound to, and the recorder's module, are :func:`_intact`'s to check)."""
+    return tuple((vars(cls), frozenset(vars(cls))) for cls in (TracingGame, TreeGame))
 
 
 def _fingerprint(game: TreeGame) -> tuple:
@@ -191,10 +189,9 @@ def _fingerprint(game: TreeGame) -> tuple:
     return (sorted(vars(game)), tree_to_data(game.tree), dict(game._players), game.initial)
 
 
-def _tampered(before: dict, game: TreeGame, fingerprint: tuple) -> bool:
-    """True when the game's class or the recorder was patched, or the game it was given was changed."""
-    after = _snapshot()
-    if after.keys() != before.keys() or any(after[k] is not v for k, v in before.items()):
+def _tampered(before: tuple, game: TreeGame, fingerprint: tuple) -> bool:
+    """True when a name was added to the game's class or the recorder's, or the game it was given was changed."""
+    if any(space.keys() != names for space, names in before):
         return True
     try:
         return _fingerprint(game) != fingerprint

@@ -247,3 +247,23 @@ def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_p
     finished = Grader(load_rubric())._run_exercise(DiesOnThirdSend(), grade, tmp_path / "minimax.py", tests, tmp_path)
     assert finished is False and grade.status == "crashed"
     assert grade.replies == {"t1": {"id": 1, "n": 1}, "t2": {"id": 2, "n": 2}}
+
+
+def test_a_name_added_to_the_recorders_classes_or_a_changed_game_is_tampering():
+    from abkit.trace import TracingGame
+    from abkit.tree import TreeGame, from_nested
+    from grader.child import _fingerprint, _snapshot, _tampered
+
+    game = TreeGame(from_nested([[3, 12], [2, 4]]))
+    before, fingerprint = _snapshot(), _fingerprint(game)
+    assert not _tampered(before, game, fingerprint)
+    for cls in (TracingGame, TreeGame):
+        cls.__getattr__ = lambda self, name: None
+        try:
+            assert _tampered(before, game, fingerprint)
+        finally:
+            del cls.__getattr__
+    assert not _tampered(before, game, fingerprint)
+    game.tree.utilities["B1"] = 99
+    assert _tampered(before, game, fingerprint)
+
