@@ -21,7 +21,6 @@ import collections
 import hmac
 import json
 import os
-import re
 import select
 import shutil
 import signal
@@ -36,8 +35,19 @@ from .child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
 
 CHILD = Path(__file__).with_name("child.py")
 MAX_REPLY = 16 * 1024 * 1024
-#: a run of digits too long for a float: such replies are parsed with :func:`parse_int`
-LONG_NUMBER = re.compile(rb"[0-9]{300}").search
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"0" * 9)
+
+
+def has_long_number(body: bytes) -> bool:
+    """Whether ``body`` has a run of 300 digits, too long for a float: such replies are parsed with
+    :func:`parse_int`. (Every digit made ``0``, then one substring search: ten times a regular expression's speed.)
+
+    >>> has_long_number(b'[' + b'9' * 299 + b']'), has_long_number(b'[1' + b'0' * 299 + b']')
+    (False, True)
+    """
+    return b"0" * 300 in body.translate(_DIGITS_AS_ZERO)
+
+
 #: environment variables a child keeps: none of the instructor's, except coverage's own (the kit's tests)
 KEPT_PREFIXES = ("COVERAGE_",)
 
@@ -329,7 +339,7 @@ class Sandbox:
         self._received += 1
         self._sent += 1
         try:
-            hook = parse_int if LONG_NUMBER(body) else int  # the common case keeps json's fast path
+            hook = parse_int if has_long_number(body) else int  # the common case keeps json's fast path
             reply = json.loads(body, parse_int=hook) if hmac.compare_digest(mac, expected) else None
         except ValueError:  # pragma: no cover - the harness always sends JSON
             reply = None
