@@ -18,7 +18,7 @@ from pathlib import Path
 from abkit.loading import KIT_ROOT
 
 from .grading import Grader
-from .reports import results_json, write_atomic
+from .reports import json_text, results_json, write_atomic
 from .rubric import load_rubric
 from .submissions import Submission
 
@@ -85,7 +85,7 @@ def run_autograder(root: Path, lang: str = "en", seed: int = 0) -> dict:
     with tempfile.TemporaryDirectory(prefix="abkit-gs-") as work:
         grade = grader.grade(Submission(student_id(root), root / "submission"), Path(work))
     results = results_json(grade, rubric, lang)
-    write_atomic(root / "results" / "results.json", json.dumps(results, ensure_ascii=False, indent=1) + "\n")
+    write_atomic(root / "results" / "results.json", json_text(results))
     return results
 
 

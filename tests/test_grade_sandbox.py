@@ -173,7 +173,7 @@ def test_hidden_entries_and_stray_files_are_not_students(tmp_path):
     assert [s.student for s in find_submissions(tmp_path)] == ["amy"]
 
 
-@pytest.mark.parametrize("name", ["grader.submissions", "grader.grading", "grader.sandbox"])
+@pytest.mark.parametrize("name", ["grader.submissions", "grader.grading", "grader.sandbox", "grader.reports"])
 def test_doctests(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0
