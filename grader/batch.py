@@ -1,34 +1,41 @@
 """A whole class at once: which students to grade, in parallel, resuming, then the class files.
 
-Each student is graded in a worker thread that spends its time waiting for the
-student's own process (:mod:`grader.sandbox`), so ``jobs`` threads keep ``jobs``
-student processes busy. Each student's files are written (atomically) as soon as
-they are graded; an interrupted batch (Ctrl-C, SIGTERM) ends the running
-students' processes, saves nothing half-done and leaves ``grades.csv`` as it
-was, and running it again grades only who is left. A student whose saved ``results.json`` matches the
-current submission and settings (its fingerprint) is not graded again unless
-``force``; ``student`` regrades one student and leaves the others' files alone.
+With ``jobs`` above one, students are graded in ``jobs`` worker processes (not
+threads: the grader's own work, the reference and the comparison, then runs on
+every core), each grading one student at a time in that student's own process
+(:mod:`grader.sandbox`); with one, here. Each student's files are written
+(atomically) as soon as they are graded; an interrupted batch (Ctrl-C, SIGTERM)
+ends the running students' processes, saves nothing half-done and leaves
+``grades.csv`` as it was, and running it again grades only who is left. A
+student whose saved ``results.json`` matches the current submission and
+settings (its fingerprint) is not graded again unless ``force``; ``student``
+regrades one student and leaves the others' files alone.
 """
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import multiprocessing
+import multiprocessing.connection
 import shutil
+import signal
 import sys
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+import traceback
+from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, TextIO
+from typing import Any, Callable, Iterator, TextIO
 
 from abkit.i18n import t
 
-from .grading import Grader, StudentGrade
+from .grading import Grader, weaker
 from .reports import number, read_results, write_class, write_student
 from .rubric import Rubric
 from .sandbox import LIVE, ForkServer, Limits
-from .submissions import SubmissionsError, find_submissions
+from .submissions import Submission, SubmissionsError, find_submissions
 
 
 @dataclass
@@ -45,7 +52,7 @@ class BatchResult:
 
 def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lang: str = "en", jobs: int = 2,
                 limits: Limits | None = None, student: str | None = None, force: bool = False,
-                progress: Callable[[int, int, StudentGrade], None] | None = None) -> BatchResult:
+                progress: Callable[[int, int, Outcome], None] | None = None) -> BatchResult:
     """Grade the class in ``submissions`` into ``out``; :class:`SubmissionsError` for an instructor error."""
     entries = find_submissions(submissions)
     unique, duplicates = {}, []
@@ -74,39 +81,203 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
         else:
             todo.append(entry)
     result.out.mkdir(parents=True, exist_ok=True)
-    server_folder = Path(tempfile.mkdtemp(prefix="abkit-server-")) if todo and ForkServer.available() else None
-    grader.server = ForkServer(server_folder) if server_folder is not None else None
-    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
-    thresholds = gc.get_threshold()
-    gc.freeze()  # the grader's long-lived tests and references: never scanned again during the batch
-    gc.set_threshold(max(thresholds[0], 20_000), *thresholds[1:])  # the replies' many short-lived objects
-    try:
-        futures = {pool.submit(grader.grade, entry): entry for entry in todo}
-        for done, future in enumerate(as_completed(futures), 1):
-            grade = future.result()
-            rows[grade.student] = write_student(result.out, grade, rubric, lang)
-            result.graded.append(grade.student)
-            if progress is not None:
-                progress(done, len(todo), grade)
-    except BaseException:  # Ctrl-C, SIGTERM: what is saved stays; what runs is ended and not saved
-        LIVE.stop_all()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    finally:
-        pool.shutdown(wait=True)
-        LIVE.reopen()
-        gc.set_threshold(*thresholds)
-        gc.unfreeze()
-        if grader.server is not None:
-            grader.server.close()
-            grader.server = None
-        if server_folder is not None:
-            shutil.rmtree(server_folder, ignore_errors=True)
-    result.defences = grader.defences
+
+    def record(row: dict, confinement: dict | None) -> None:
+        """One student graded and saved: their row, how their process was confined (the weakest one is kept)."""
+        rows[row["extra_data"]["student"]] = row
+        result.graded.append(row["extra_data"]["student"])
+        if confinement is not None and (result.defences is None or weaker(confinement, result.defences)):
+            result.defences = confinement
+        if progress is not None:
+            progress(len(result.graded), len(todo), Outcome.of(row))
+
+    workers = min(max(1, jobs), len(todo))
+    if workers > 1:
+        _in_workers(grader, todo, result.out, workers, record)
+    elif todo:
+        _in_this_process(grader, todo, result.out, record)
     result.rows = [rows[name] for name in sorted(rows)]
     write_class(result.out, result.rows, rubric, lang)
     result.graded.sort()
     return result
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the progress line shows of a student just graded."""
+
+    student: str
+    status: str
+    score: float
+    max_score: float
+
+    @classmethod
+    def of(cls, row: dict) -> "Outcome":
+        extra = row["extra_data"]
+        return cls(extra["student"], extra["status"], row["score"], extra["max_score"])
+
+
+Recorder = Callable[[dict, "dict | None"], None]
+
+
+def grade_and_save(grader: Grader, entry: Submission, out: Path) -> dict:
+    """Grade one student and write their files (atomically); their results (``results.json``'s content)."""
+    return write_student(out, grader.grade(entry), grader.rubric, grader.lang)
+
+
+def _in_this_process(grader: Grader, todo: list[Submission], out: Path, record: Recorder) -> None:
+    """Grade ``todo`` one after the other here (``-j 1``); an interruption ends the running student's process."""
+    with _fork_server(grader), _batch_memory():
+        try:
+            for entry in todo:
+                record(grade_and_save(grader, entry, out), grader.defences)
+        except BaseException:  # Ctrl-C, SIGTERM: what is saved stays; what runs is ended and not saved
+            LIVE.stop_all()
+            raise
+        finally:
+            LIVE.reopen()
+
+
+def _in_workers(grader: Grader, todo: list[Submission], out: Path, workers: int, record: Recorder) -> None:
+    """Grade ``todo`` in ``workers`` processes, each grading one student at a time (its own student processes,
+    its own fork server); each result is recorded as it comes. Processes, not threads: the grader's own work (the
+    reference, the comparison, the files) then runs on every core, never waiting for another student's.
+
+    An interruption (Ctrl-C, SIGTERM) stops the workers: each ends its running student's process, keeps nothing
+    half-done and leaves. A worker that fails or dies stops the batch with a clear error; what is saved stays.
+    """
+    context = multiprocessing.get_context("fork" if ForkServer.available() else "spawn")
+    for stream in (sys.stdout, sys.stderr):  # a forked worker must not write out again what was buffered here
+        stream.flush()
+    pending = deque(todo)
+    pool: dict[Any, tuple[Any, Submission | None]] = {}  # connection -> (process, the student it grades)
+    try:
+        for _ in range(workers):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_worker, args=(theirs, grader if context.get_start_method() == "fork"
+                                                            else None, _recipe(grader), out), daemon=True)
+            process.start()
+            theirs.close()
+            pool[ours] = (process, None)
+        for connection in list(pool):
+            _hand_out(pool, connection, pending)
+        while any(entry is not None for _, entry in pool.values()):
+            busy = [c for c, (_, entry) in pool.items() if entry is not None]
+            for connection in multiprocessing.connection.wait(busy):
+                process, entry = pool[connection]
+                try:
+                    kind, payload, confinement = connection.recv()
+                except (EOFError, OSError):
+                    process.join(1)
+                    raise WorkerError(entry.student, f"exit status {process.exitcode}") from None
+                if kind == "error":
+                    raise WorkerError(entry.student, payload)
+                record(payload, confinement)
+                _hand_out(pool, connection, pending)
+    finally:
+        _stop(pool)
+
+
+def _hand_out(pool: dict, connection, pending: deque) -> None:
+    process, _ = pool[connection]
+    entry = pending.popleft() if pending else None
+    pool[connection] = (process, entry)
+    if entry is not None:
+        connection.send(entry)
+
+
+def _stop(pool: dict) -> None:
+    """End every worker: idle ones are told to leave, busy ones (an interruption) are asked to stop (SIGTERM:
+    they end their student's process and clean up), then killed if they linger."""
+    for connection, (process, entry) in pool.items():
+        try:
+            if entry is None:
+                connection.send(None)
+            elif process.is_alive():
+                process.terminate()
+        except OSError:
+            pass
+    deadline = time.monotonic() + 10
+    for connection, (process, _) in pool.items():
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():  # pragma: no cover - a worker stuck in its clean-up
+            process.kill()
+            process.join()
+        connection.close()
+
+
+class WorkerError(RuntimeError):
+    """A grading worker failed (a bug in the grader, or the process was killed from outside)."""
+
+    def __init__(self, student: str, detail: str) -> None:
+        super().__init__(f"grading {student} failed: {detail}")
+
+
+def _recipe(grader: Grader) -> tuple:
+    return grader.rubric, grader.seed, grader.lang, grader.limits
+
+
+def _worker(connection, grader: Grader | None, recipe: tuple, out: Path) -> None:
+    """A grading worker: students arrive on ``connection``; each one's results go back (or the error) as soon as
+    their files are written. ``None`` (or the end of the pipe) ends it; SIGTERM stops the student in progress.
+    A forked worker uses the batch's ``grader`` as it was at the fork; one started afresh builds its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the batch decides
+    signal.signal(signal.SIGTERM, _interrupt)
+    if sys.platform.startswith("linux"):
+        from .confine import _die_with_parent
+        with contextlib.suppress(OSError):
+            _die_with_parent()  # the worker, its fork server and its students' processes die with the batch
+    grader = grader if grader is not None else Grader(*recipe)
+    try:
+        with _fork_server(grader), _batch_memory():
+            while True:
+                try:
+                    entry = connection.recv()
+                except (EOFError, OSError):
+                    return
+                if entry is None:
+                    return
+                try:
+                    row = grade_and_save(grader, entry, out)
+                except Exception:  # noqa: BLE001 - a bug in the grader: the batch says which student
+                    connection.send(("error", traceback.format_exc(), None))
+                    return
+                connection.send(("ok", row, grader.defences))
+    except KeyboardInterrupt:
+        return
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _fork_server(grader: Grader) -> Iterator[None]:
+    """A :class:`ForkServer` for ``grader`` while the block runs, where the platform has one."""
+    folder = Path(tempfile.mkdtemp(prefix="abkit-server-")) if ForkServer.available() else None
+    grader.server = ForkServer(folder) if folder is not None else None
+    try:
+        yield
+    finally:
+        if grader.server is not None:
+            grader.server.close()
+            grader.server = None
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _batch_memory() -> Iterator[None]:
+    """While grading: the grader's long-lived tests and references frozen (never scanned again by the garbage
+    collector) and young objects collected less often (the replies' many short-lived ones); restored afterwards."""
+    thresholds = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(thresholds[0], 20_000), *thresholds[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*thresholds)
+        gc.unfreeze()
 
 
 class Progress:
@@ -119,7 +290,7 @@ class Progress:
         self.started = time.monotonic()
         self.done = 0
 
-    def __call__(self, done: int, total: int, grade: StudentGrade) -> None:
+    def __call__(self, done: int, total: int, grade: Outcome) -> None:
         self.done = done
         line = t("grade.progress.line", self.lang, done=done, total=total, student=grade.student,
                  status=t(f"grade.status.{grade.status}", self.lang), score=number(grade.score),

@@ -462,7 +462,7 @@ class Grader:
 
     def _note_defences(self, defences: dict | None) -> None:
         """Keep what the students' processes reported about their confinement (the weakest one wins)."""
-        if defences is not None and (self.defences is None or _weaker(defences, self.defences)):
+        if defences is not None and (self.defences is None or weaker(defences, self.defences)):
             self.defences = defences
 
     # -- scores -----------------------------------------------------------------
@@ -671,7 +671,7 @@ def gradable(fixture: Fixture) -> bool:
     return all(game.to_move(node) in (MAX, MIN) for node in fixture.tree.preorder())
 
 
-def _weaker(a: dict, b: dict) -> bool:
+def weaker(a: dict, b: dict) -> bool:
     """Whether confinement report ``a`` is weaker than ``b`` (hidden files exposed, fewer layers)."""
     def strength(d: dict) -> tuple:
         return (d.get("hidden") is not False, bool(d.get("landlock")), bool(d.get("seccomp")), d.get("landlock") or 0)

@@ -17,7 +17,7 @@ import pytest
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
 from grader import confine
 from grader.commands.grade import report_defences
-from grader.grading import _weaker
+from grader.grading import weaker
 
 LAYERS = confine.available()
 
@@ -150,8 +150,8 @@ def test_the_batch_says_how_student_code_was_confined(capsys, defences, out, err
 
 def test_the_weakest_confinement_of_a_batch_is_the_one_reported():
     strong = {"landlock": 7, "seccomp": True, "hidden": True}
-    assert _weaker({"landlock": 0, "seccomp": True, "hidden": False}, strong)
-    assert not _weaker(strong, {"landlock": 0, "seccomp": False, "hidden": False})
+    assert weaker({"landlock": 0, "seccomp": True, "hidden": False}, strong)
+    assert not weaker(strong, {"landlock": 0, "seccomp": False, "hidden": False})
 
 
 def test_sandbox_doctests():

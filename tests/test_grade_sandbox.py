@@ -267,3 +267,64 @@ def test_a_name_added_to_the_recorders_classes_or_a_changed_game_is_tampering():
     game.tree.utilities["B1"] = 99
     assert _tampered(before, game, fingerprint)
 
+
+# -- the batch's worker processes ------------------------------------------------
+
+NARROW = "fixtures: [public]\nrandom_trees: {count: 1}\ndirect_tests: 2\nexercises: {alphabeta: {values: 1}}\n"
+
+
+def _narrow_class(tmp_path, students: int = 4):
+    (tmp_path / "rubric.yaml").write_text(NARROW, encoding="utf-8")
+    for k in range(students):
+        (tmp_path / "class" / f"s{k}").mkdir(parents=True)
+        (tmp_path / "class" / f"s{k}" / "alphabeta.py").write_text(REFERENCE, encoding="utf-8")
+    return tmp_path / "class", load_rubric(tmp_path / "rubric.yaml")
+
+
+def _failing_for(student: str, how: str):
+    import grader.batch as batch
+    real = batch.grade_and_save
+
+    def fake(grader, entry, out):
+        if entry.student == student:
+            if how == "dies":
+                os._exit(3)
+            raise ZeroDivisionError("a bug in the grader")
+        return real(grader, entry, out)
+    return fake
+
+
+@pytest.mark.parametrize("how, words", [("raises", "ZeroDivisionError: a bug in the grader"), ("dies", "exit status 3")])
+def test_a_failing_worker_stops_the_batch_naming_the_student_and_keeps_what_is_saved(tmp_path, monkeypatch, abkit,
+                                                                                      how, words):
+    """A worker process that meets a bug of the grader, or is killed from outside, stops the batch with a message
+    naming the student (never a student's fault); the others graded meanwhile are saved, and a re-run completes."""
+    import grader.batch as batch
+
+    folder, _ = _narrow_class(tmp_path)
+    monkeypatch.setattr(batch, "grade_and_save", _failing_for("s2", how))  # the workers are forked: they inherit it
+    run = abkit("grade", folder, "--out", tmp_path / "out", "-j", "2", "--rubric", tmp_path / "rubric.yaml")
+    assert run.status == 1 and "grading s2 failed" in run.err and words in run.err and "Traceback" not in run.out
+    assert "fault of the grader" in run.err and not (tmp_path / "out" / "s2").exists()
+    monkeypatch.undo()
+    again = abkit("grade", folder, "--out", tmp_path / "out", "-j", "2", "--rubric", tmp_path / "rubric.yaml")
+    assert again.status == 0 and (tmp_path / "out" / "grades.csv").exists()
+
+
+def test_workers_started_afresh_grade_like_forked_ones_and_like_one_process(tmp_path, monkeypatch):
+    """Where a worker cannot be forked (Windows, macOS) it is started afresh and builds its own grader: the
+    results are the same as forked workers' and as grading in this process (-j 1)."""
+    import multiprocessing
+
+    import grader.batch as batch
+
+    folder, rubric = _narrow_class(tmp_path, students=3)
+    scores = {}
+    for name, jobs in (("forked", 2), ("here", 1), ("spawned", 2)):
+        if name == "spawned":
+            spawn = multiprocessing.get_context("spawn")
+            monkeypatch.setattr(batch.multiprocessing, "get_context", lambda method: spawn)
+        result = grade_batch(folder, tmp_path / name, rubric, jobs=jobs)
+        scores[name] = [(r["extra_data"]["student"], r["score"], r["extra_data"]["seed"]) for r in result.rows]
+        assert result.graded == ["s0", "s1", "s2"] and result.defences is not None
+    assert scores["forked"] == scores["here"] == scores["spawned"] == [(f"s{k}", 1, scores["here"][k][2]) for k in range(3)]

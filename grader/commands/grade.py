@@ -30,7 +30,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     # the grading machinery loads when a batch runs, so that 'abkit check' starts fast
-    from ..batch import Progress, grade_batch
+    from ..batch import Progress, WorkerError, grade_batch
     from ..rubric import RubricError, load_rubric
     from ..sandbox import Limits
     from ..submissions import SubmissionsError
@@ -56,6 +56,9 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print(t("grade.interrupted", args.lang, saved=progress.done, out=args.out), file=sys.stderr)
         return 130
+    except WorkerError as error:
+        print(t("grade.worker_failed", args.lang, detail=error, saved=progress.done, out=args.out), file=sys.stderr)
+        return 1
     for name in result.duplicates:
         print(t("grade.duplicate", args.lang, name=name), file=sys.stderr)
     report_defences(result.defences, args.lang)
