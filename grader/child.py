@@ -421,13 +421,13 @@ def _forked(start: dict, fds: list[int]) -> None:  # pragma: no cover - the fork
     try:
         request_read, reply_write, log = fds
         os.setsid()  # its own session and process group, which the grader kills as a whole
-        os.chdir(start["cwd"])
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
-        os.dup2(log, 1)
+        os.dup2(log, 1)  # from here on, whatever goes wrong is written to the student's log, not the grader's stderr
         os.dup2(log, 2)
         os.close(null)
         os.close(log)
+        os.chdir(start["cwd"])  # gone when the grader was interrupted while this process started
         os.environ.clear()
         os.environ.update(start["env"])
         _restart_coverage()

@@ -328,3 +328,26 @@ def test_workers_started_afresh_grade_like_forked_ones_and_like_one_process(tmp_
         scores[name] = [(r["extra_data"]["student"], r["score"], r["extra_data"]["seed"]) for r in result.rows]
         assert result.graded == ["s0", "s1", "s2"] and result.defences is not None
     assert scores["forked"] == scores["here"] == scores["spawned"] == [(f"s{k}", 1, scores["here"][k][2]) for k in range(3)]
+
+
+@pytest.mark.skipif(not __import__("grader.sandbox").sandbox.ForkServer.available(), reason="the fork server is Linux's")
+def test_a_student_process_whose_folder_is_gone_fails_into_its_log_not_the_graders_stderr(tmp_path, capfd):
+    """An interrupted worker removes the student's folder while the server may be forking their process: that
+    process fails quietly (its log says why), never with a traceback on the instructor's terminal."""
+    from grader.sandbox import ForkServer, child_environment
+
+    server = ForkServer(tmp_path)
+    request_read, request_write = os.pipe()
+    reply_read, reply_write = os.pipe()
+    log = tmp_path / "student.log"
+    try:
+        with open(log, "wb") as handle:
+            process = server.start(tmp_path / "gone" / "files", child_environment(tmp_path), {"confine": False},
+                                   [request_read, reply_write, handle.fileno()])
+        assert process.wait(timeout=10) == 1
+    finally:
+        server.close()
+        for fd in (request_read, request_write, reply_read, reply_write):
+            os.close(fd)
+    assert "Traceback" not in capfd.readouterr().err
+    assert "FileNotFoundError" in log.read_text(encoding="utf-8")
