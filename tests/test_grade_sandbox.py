@@ -351,3 +351,26 @@ def test_a_student_process_whose_folder_is_gone_fails_into_its_log_not_the_grade
             os.close(fd)
     assert "Traceback" not in capfd.readouterr().err
     assert "FileNotFoundError" in log.read_text(encoding="utf-8")
+
+
+@pytest.mark.skipif(not __import__("grader.sandbox").sandbox.ForkServer.available(), reason="the fork server is Linux's")
+def test_the_fork_server_leaves_quietly_when_the_grader_leaves_before_its_answer(tmp_path, capfd):
+    """An interrupted worker may close its end while the server forks a student's process: the server ends
+    without a traceback (and the process it forked ends with it)."""
+    import socket
+
+    from grader.sandbox import ForkServer, child_environment
+
+    server = ForkServer(tmp_path)
+    (tmp_path / "files").mkdir()
+    request_read, request_write = os.pipe()
+    reply_read, reply_write = os.pipe()
+    with open(tmp_path / "student.log", "wb") as log:
+        message = json.dumps({"op": "start", "cwd": str(tmp_path / "files"), "env": child_environment(tmp_path),
+                              "settings": {"confine": False}}).encode()
+        socket.send_fds(server._socket, [message], [request_read, reply_write, log.fileno()])
+    server.close()  # before reading the answer
+    for fd in (request_read, request_write, reply_read, reply_write):
+        os.close(fd)
+    assert server.process.returncode == 0
+    assert "Traceback" not in capfd.readouterr().err
