@@ -238,33 +238,28 @@ def pruned_subtrees(tree: Tree, visited: list, evaluated: list = ()) -> list[str
 
 
 class TracingGame:
-    """A game that records what RESULT and UTILITY are asked, into a :class:`Trace`."""
+    """A game that records what RESULT and UTILITY are asked, into a :class:`Trace`.
+
+    ACTIONS, TERMINAL-TEST, TO-MOVE (and PROBABILITY, on a game of chance) are
+    the game's own, bound to the instance unchanged: nothing to record there,
+    so no extra call on a search's hottest path.
+    """
 
     def __init__(self, game: Game, trace: Trace) -> None:
         self._game = game
         self._trace = trace
-
-    def actions(self, state: State) -> list:
-        return self._game.actions(state)
+        for name in ("actions", "terminal_test", "to_move", "probability"):
+            if hasattr(game, name):
+                setattr(self, name, getattr(game, name))
 
     def result(self, state: State, action: Any) -> State:
         successor = self._game.result(state, action)
         self._trace.visited.append(successor)
         return successor
 
-    def terminal_test(self, state: State) -> bool:
-        return self._game.terminal_test(state)
-
     def utility(self, state: State) -> float:
         self._trace.evaluated.append(state)
         return self._game.utility(state)
-
-    def to_move(self, state: State) -> str:
-        return self._game.to_move(state)
-
-    def probability(self, state: State, action: Any) -> float:
-        """P(outcome) at a CHANCE node (games of chance only)."""
-        return self._game.probability(state, action)
 
 
 def traced_search(module: ModuleType, game: Game, state: State, algorithm: str, **params: Any) -> Trace:
@@ -289,7 +284,8 @@ def counted_search(module: ModuleType, game: Game, state: State, algorithm: str,
 
 def _search(module: ModuleType, game: Game, state: State, algorithm: str, params: dict, every_call: bool) -> Trace:
     """:func:`traced_search`; with ``every_call`` False, only the outermost calls are kept in ``calls`` (what
-    the root's value is made of), the others run through a wrapper that only counts how deep it is."""
+    the root's value is made of): while one runs, the module's own functions are back in place, so the calls
+    below it cost nothing extra (one that still reaches a wrapper, through a reference of its own, passes through)."""
     spec = ALGORITHMS[algorithm]
     entry, windowed = spec.entry, spec.windowed
     trace = Trace(algorithm, state, visited=[state])
@@ -297,6 +293,10 @@ def _search(module: ModuleType, game: Game, state: State, algorithm: str, params
         params["eval_fn"] = _recording(params["eval_fn"], trace)
     stack: list[int] = []
     originals = {name: getattr(module, name) for name in FUNCTIONS if hasattr(module, name)}
+
+    def install(functions: dict[str, Callable]) -> None:
+        for name, function in functions.items():
+            setattr(module, name, function)
 
     def wrap(name: str, function: Callable) -> Callable:
         def recorded(game_: Any, state_: State, *window: Any) -> Any:
@@ -308,25 +308,28 @@ def _search(module: ModuleType, game: Game, state: State, algorithm: str, params
                 call.alpha, call.beta = window[:2]
             trace.calls.append(call)
             stack.append(len(trace.calls) - 1)
+            if not every_call:  # below an outermost call nothing is recorded: the search calls its own functions
+                install(originals)
             try:
                 call.value = function(game_, state_, *window)
                 call.returned_at = len(trace.visited)
             finally:
                 stack.pop()
+                if not every_call:
+                    install(wrappers)
             return call.value
         recorded.__wrapped__ = function
         recorded.__name__ = name
         return recorded
 
-    for name, function in originals.items():
-        setattr(module, name, wrap(name, function))
+    wrappers = {name: wrap(name, function) for name, function in originals.items()}
+    install(wrappers)
     try:
         trace.action = getattr(module, entry)(TracingGame(game, trace), state, *(params[p] for p in spec.params))
     except Exception as error:  # noqa: BLE001 - the search is untrusted; callers read trace.error
         trace.error = error
     finally:
-        for name, function in originals.items():
-            setattr(module, name, function)
+        install(originals)
     _add_root(trace, game, windowed)
     return trace
 

@@ -108,24 +108,33 @@ def _outcome(trace):
     return (trace.value, trace.action, trace.nodes, trace.leaves, None if trace.error is None else str(trace.error))
 
 
-@pytest.mark.parametrize("exercise", ["minimax", "alphabeta"])
+@pytest.mark.parametrize("exercise", ["minimax", "alphabeta", "alphabeta_cutoff"])
 def test_a_counted_search_reports_what_the_full_record_would(exercise):
     """The child counts a board game's search without a record per call (``counted_search``): for the reference
     and every named mistake, from positions and trees, value, action, counts and error are the full record's."""
+    from abkit.tictactoe import nilsson_eval
     from abkit.trace import CountedTrace, counted_search, traced_search
     from abkit.tree import TreeGame, from_nested
     from grader.child import GAME_BUDGET
+    from grader.grading import EXERCISES
     from grader.mistakes import for_exercise, mutant
 
-    algorithm = exercise
+    algorithm = EXERCISES[exercise]
     modules = [reference(algorithm)] + [mutant(m.id) for m in for_exercise(exercise)]
     tree = TreeGame(from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
     positions = [(TicTacToe(), "X...O...."), (TicTacToe(), "XO.X.O..."), (tree, tree.initial)]
     checked = 0
     for module in modules:
         for game, state in positions:
-            searched = (lambda: Budgeted(game, GAME_BUDGET)) if isinstance(game, TicTacToe) else (lambda: game)
-            full = CountedTrace.of(traced_search(module, searched(), state, algorithm))
-            assert _outcome(counted_search(module, searched(), state, algorithm)) == _outcome(full), module.__name__
+            def searched():
+                return Budgeted(game, GAME_BUDGET) if isinstance(game, TicTacToe) else game
+
+            def params():
+                return {"depth": 2, "eval_fn": nilsson_eval if isinstance(game, TicTacToe) else game.evaluate} \
+                    if algorithm == "cutoff" else {}
+            full = CountedTrace.of(traced_search(module, searched(), state, algorithm, **params()))
+            counted = counted_search(module, searched(), state, algorithm, **params())
+            assert _outcome(counted) == _outcome(full), module.__name__
+            assert not hasattr(module.max_value, "__wrapped__")  # the module's own functions are back
             checked += 1
-    assert checked == 3 * len(modules) and len(modules) > 5
+    assert checked == 3 * len(modules) and len(modules) > 2
