@@ -263,6 +263,7 @@ class Sandbox:
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
         self._key, self._received, self._sent = os.urandom(KEY_BYTES), 0, 0
+        self._buffer = bytearray()  # read from the reply pipe, not yet taken by receive()
         self._pending: collections.deque[float] = collections.deque()  # when each unanswered request was sent
         self._answered_at = 0.0
         self.defences: dict | None = None
@@ -364,18 +365,21 @@ class Sandbox:
                 raise self._died() from None
 
     def _read(self, size: int, limit: float) -> bytes:
-        chunks, left = [], size
-        while left:
+        """The next ``size`` bytes of the reply pipe, waiting no later than ``limit``. Whatever the pipe holds is
+        read at once (a reply's head, body and MAC usually come in one read; replies sent ahead, several)."""
+        buffer = self._buffer
+        while len(buffer) < size:
             remaining = limit - time.monotonic()
             if remaining <= 0 or not select.select([self._reply], [], [], remaining)[0]:
                 self.kill()
                 raise TimedOut()
-            chunk = os.read(self._reply, min(left, 1 << 20))
+            chunk = os.read(self._reply, min(max(size - len(buffer), 1 << 16), 1 << 20))
             if not chunk:
                 raise self._died()
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks)
+            buffer += chunk
+        data = bytes(buffer[:size])
+        del buffer[:size]
+        return data
 
     def _died(self) -> Died:
         self.kill()
