@@ -139,6 +139,11 @@ def parse_int(text: str) -> int | str:
     return f"{text[:len(text) - len(digits)]}{digits[:10]}…({len(digits)} digits)"
 
 
+#: how replies are read: the common case with json's own integers, one with a long run of digits with parse_int
+_DECODE = json.JSONDecoder().decode
+_LONG_NUMBER_DECODE = json.JSONDecoder(parse_int=parse_int).decode
+
+
 def child_environment(workspace: Path) -> dict[str, str]:
     """A scrubbed environment: a minimal PATH, the workspace as HOME and TMPDIR, UTF-8."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(workspace), "TMPDIR": str(workspace), "LANG": "C.UTF-8",
@@ -339,10 +344,10 @@ class Sandbox:
         expected = hmac.digest(self._key, SEQUENCE.pack(self._received) + body, "sha256")
         self._received += 1
         self._sent += 1
-        try:
-            hook = parse_int if has_long_number(body) else int  # the common case keeps json's fast path
-            reply = json.loads(body, parse_int=hook) if hmac.compare_digest(mac, expected) else None
-        except ValueError:  # pragma: no cover - the harness always sends JSON
+        try:  # (a decoder made once: json.loads with an argument makes a new one, and its scanner, per call)
+            decode = _LONG_NUMBER_DECODE if has_long_number(body) else _DECODE
+            reply = decode(body.decode("utf-8")) if hmac.compare_digest(mac, expected) else None
+        except ValueError:  # pragma: no cover - the harness always sends JSON (in UTF-8)
             reply = None
         if not isinstance(reply, dict) or reply.get("id") != self._sent:  # a forged or a replayed report
             self.kill()
