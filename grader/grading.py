@@ -63,8 +63,10 @@ GAME_CATEGORIES = ("values", "nodes")
 #: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
 #: (from the empty board alpha-beta needs 18,297 states for X's first move, 146,120 under the CS188 rule)
 PLAY_START = "X........"
-#: how many tests a student's process may have been sent but not yet answered (it works while the grader reads)
-AHEAD = 4
+#: how many tests a student's process may have been sent but not yet answered: it works through them while the
+#: grader reads its answers, and neither side sleeps and is woken for each test (within a pipe's 64 KiB, about
+#: 1 KiB a test; a full pipe only means waiting for one more answer)
+AHEAD = 32
 #: in-process traced searches patch module attributes for the run: one at a time
 _SEARCH_LOCK = threading.Lock()
 #: (rule, request) -> the reference's outcome on a shared test, kept across graders (tic-tac-toe from the empty
@@ -437,9 +439,11 @@ class Grader:
                     continue
                 answered(AHEAD - 1)
                 try:
-                    if not sandbox.send_ahead(test.request):
-                        answered(0)
-                        sandbox.send(test.request)
+                    while not sandbox.send_ahead(test.request):  # no room in the pipe now, or too long for that
+                        if not pending:
+                            sandbox.send(test.request)  # nothing is unanswered: the child is reading
+                            break
+                        answered(len(pending) - 1)
                 except Died:
                     # The child answered some of the tests sent ahead, then died: those answers are still in the
                     # pipe and count, whether the death shows first on this send or on a later receive.
