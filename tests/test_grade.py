@@ -163,3 +163,11 @@ def test_progress_draws_a_bar_with_an_eta_on_a_terminal():
     progress(2, 2, grade)
     text = stream.getvalue()
     assert "\r" in text and "1/2  ETA 0:00  alice" in text and text.endswith("\n") and "█" in text
+
+
+def test_grading_on_windows_says_where_it_runs_instead_of_failing(abkit, tmp_path, monkeypatch):
+    import grader.commands.grade as command
+
+    monkeypatch.setattr(command, "GRADES_HERE", False)
+    run = abkit("grade", EXAMPLES, "--out", tmp_path / "out", "--lang", "ko")
+    assert run.status == 2 and "WSL" in run.err and "Traceback" not in run.err and not (tmp_path / "out").exists()

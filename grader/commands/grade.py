@@ -13,6 +13,9 @@ from abkit.i18n import t
 
 from ..errors import UsageError
 
+#: the sandbox waits on pipes with select() and ends process groups: POSIX systems only (not Windows itself)
+GRADES_HERE = os.name != "nt"
+
 
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("grade", help=t("grade.help", lang), description=t("grade.help", lang))
@@ -39,6 +42,9 @@ def run(args) -> int:
         args.timeout = Limits.test_seconds
     if args.jobs < 1 or args.timeout <= 0:
         raise UsageError("grade.bad_numbers")
+    if not GRADES_HERE:
+        print(t("grade.needs_posix", args.lang), file=sys.stderr)
+        return 2
     try:
         rubric = load_rubric(args.rubric)
     except RubricError as error:
