@@ -374,3 +374,19 @@ def test_the_fork_server_leaves_quietly_when_the_grader_leaves_before_its_answer
         os.close(fd)
     assert server.process.returncode == 0
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_an_interrupted_batch_in_one_process_keeps_what_is_saved(tmp_path):
+    """-j 1 grades here: an interruption (Ctrl-C) after the first student keeps that student's files, ends the
+    batch, and leaves no student process registered."""
+    from grader.sandbox import LIVE
+
+    folder, rubric = _narrow_class(tmp_path, students=3)
+
+    def progress(done, total, outcome):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        grade_batch(folder, tmp_path / "out", rubric, jobs=1, progress=progress)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["s0"] and not LIVE.live and not LIVE.stopping
+    assert (tmp_path / "out" / "s0" / "results.json").exists()
