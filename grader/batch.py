@@ -179,11 +179,16 @@ def _in_workers(grader: Grader, todo: list[Submission], out: Path, workers: int,
 
 
 def _hand_out(pool: dict, connection, pending: deque) -> None:
+    """Give the worker on ``connection`` the next student, if any is left (it is idle otherwise)."""
     process, _ = pool[connection]
     entry = pending.popleft() if pending else None
     pool[connection] = (process, entry)
     if entry is not None:
-        connection.send(entry)
+        try:
+            connection.send(entry)
+        except OSError:  # it ended between two students (killed from outside)
+            process.join(1)
+            raise WorkerError(entry.student, f"exit status {process.exitcode}") from None
 
 
 def _stop(pool: dict) -> None:

@@ -390,3 +390,20 @@ def test_an_interrupted_batch_in_one_process_keeps_what_is_saved(tmp_path):
         grade_batch(folder, tmp_path / "out", rubric, jobs=1, progress=progress)
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["s0"] and not LIVE.live and not LIVE.stopping
     assert (tmp_path / "out" / "s0" / "results.json").exists()
+
+
+def test_a_worker_killed_between_two_students_stops_the_batch_with_a_message(tmp_path, monkeypatch, abkit):
+    import multiprocessing.connection
+
+    folder, _ = _narrow_class(tmp_path)
+    send = multiprocessing.connection.Connection.send
+
+    def send_then_die(self, obj):  # in a worker, right after it reports s0 (the workers are forked: they inherit it)
+        send(self, obj)
+        if isinstance(obj, tuple) and obj[0] == "ok" and obj[1]["extra_data"]["student"] == "s0":
+            os._exit(5)
+
+    monkeypatch.setattr(multiprocessing.connection.Connection, "send", send_then_die)
+    run = abkit("grade", folder, "--out", tmp_path / "out", "-j", "2", "--rubric", tmp_path / "rubric.yaml")
+    assert run.status == 1 and "exit status 5" in run.err and "Traceback" not in run.err
+    assert (tmp_path / "out" / "s0" / "results.json").exists()
