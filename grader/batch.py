@@ -169,9 +169,9 @@ def _in_workers(grader: Grader, todo: list[Submission], out: Path, workers: int,
                     kind, payload, confinement = connection.recv()
                 except (EOFError, OSError):
                     process.join(1)
-                    raise WorkerError(entry.student, f"exit status {process.exitcode}") from None
+                    raise WorkerError(entry.student, exit_code=process.exitcode) from None
                 if kind == "error":
-                    raise WorkerError(entry.student, payload)
+                    raise WorkerError(entry.student, traceback=payload)
                 record(payload, confinement)
                 _hand_out(pool, connection, pending)
     finally:
@@ -188,7 +188,7 @@ def _hand_out(pool: dict, connection, pending: deque) -> None:
             connection.send(entry)
         except OSError:  # it ended between two students (killed from outside)
             process.join(1)
-            raise WorkerError(entry.student, f"exit status {process.exitcode}") from None
+            raise WorkerError(entry.student, exit_code=process.exitcode) from None
 
 
 def _stop(pool: dict) -> None:
@@ -212,10 +212,12 @@ def _stop(pool: dict) -> None:
 
 
 class WorkerError(RuntimeError):
-    """A grading worker failed (a bug in the grader, or the process was killed from outside)."""
+    """A grading worker failed while grading ``student``: a bug in the grader (its ``traceback``), or the process
+    was killed from outside (its ``exit_code``)."""
 
-    def __init__(self, student: str, detail: str) -> None:
-        super().__init__(f"grading {student} failed: {detail}")
+    def __init__(self, student: str, traceback: str | None = None, exit_code: int | None = None) -> None:
+        super().__init__(f"grading {student} failed: {traceback or f'exit status {exit_code}'}")
+        self.student, self.traceback, self.exit_code = student, traceback, exit_code
 
 
 def _recipe(grader: Grader) -> tuple:

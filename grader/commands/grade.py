@@ -63,7 +63,9 @@ def run(args) -> int:
         print(t("grade.interrupted", args.lang, saved=progress.done, out=args.out), file=sys.stderr)
         return 130
     except WorkerError as error:
-        print(t("grade.worker_failed", args.lang, detail=error, saved=progress.done, out=args.out), file=sys.stderr)
+        detail = error.traceback or t("grade.worker_exit", args.lang, code=error.exit_code)
+        print(t("grade.worker_failed", args.lang, student=error.student, detail=detail, saved=progress.done,
+                out=args.out), file=sys.stderr)
         return 1
     for name in result.duplicates:
         print(t("grade.duplicate", args.lang, name=name), file=sys.stderr)
