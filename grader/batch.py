@@ -168,8 +168,7 @@ def _in_workers(grader: Grader, todo: list[Submission], out: Path, workers: int,
                 try:
                     kind, payload, confinement = connection.recv()
                 except (EOFError, OSError):
-                    process.join(1)
-                    raise WorkerError(entry.student, exit_code=process.exitcode) from None
+                    raise _ended(process, entry) from None
                 if kind == "error":
                     raise WorkerError(entry.student, traceback=payload)
                 record(payload, confinement)
@@ -187,8 +186,13 @@ def _hand_out(pool: dict, connection, pending: deque) -> None:
         try:
             connection.send(entry)
         except OSError:  # it ended between two students (killed from outside)
-            process.join(1)
-            raise WorkerError(entry.student, exit_code=process.exitcode) from None
+            raise _ended(process, entry) from None
+
+
+def _ended(process, entry: Submission) -> "WorkerError":
+    """The error for a worker whose process ended while ``entry`` was its (next) student."""
+    process.join(1)
+    return WorkerError(entry.student, exit_code=process.exitcode)
 
 
 def _stop(pool: dict) -> None:
