@@ -190,7 +190,8 @@ def _fingerprint(game: TreeGame) -> tuple:
 
 
 def _tampered(before: tuple, game: TreeGame, fingerprint: tuple) -> bool:
-    """True when a name was added to the game's class or the recorder's, or the game it was given was changed."""
+    """True when a name was added to (or removed from) the game's class or the recorder's, or the game it was given
+    was changed."""
     if any(space.keys() != names for space, names in before):
         return True
     try:

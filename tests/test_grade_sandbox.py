@@ -15,6 +15,7 @@ import pytest
 from abkit.loading import SOLUTIONS
 from grader.batch import grade_batch
 from grader.rubric import load_rubric
+from grader.sandbox import ForkServer
 from grader.submissions import Submission, _safe_name, find_submissions, unpack
 from tests.test_grade import EXAMPLES
 
@@ -334,11 +335,11 @@ def test_workers_started_afresh_grade_like_forked_ones_and_like_one_process(tmp_
     assert scores["forked"] == scores["here"] == scores["spawned"] == [(f"s{k}", 1, scores["here"][k][2]) for k in range(3)]
 
 
-@pytest.mark.skipif(not __import__("grader.sandbox").sandbox.ForkServer.available(), reason="the fork server is Linux's")
+@pytest.mark.skipif(not ForkServer.available(), reason="the fork server is Linux's")
 def test_a_student_process_whose_folder_is_gone_fails_into_its_log_not_the_graders_stderr(tmp_path, capfd):
     """An interrupted worker removes the student's folder while the server may be forking their process: that
     process fails quietly (its log says why), never with a traceback on the instructor's terminal."""
-    from grader.sandbox import ForkServer, child_environment
+    from grader.sandbox import child_environment
 
     server = ForkServer(tmp_path)
     request_read, request_write = os.pipe()
@@ -357,13 +358,13 @@ def test_a_student_process_whose_folder_is_gone_fails_into_its_log_not_the_grade
     assert "FileNotFoundError" in log.read_text(encoding="utf-8")
 
 
-@pytest.mark.skipif(not __import__("grader.sandbox").sandbox.ForkServer.available(), reason="the fork server is Linux's")
+@pytest.mark.skipif(not ForkServer.available(), reason="the fork server is Linux's")
 def test_the_fork_server_leaves_quietly_when_the_grader_leaves_before_its_answer(tmp_path, capfd):
     """An interrupted worker may close its end while the server forks a student's process: the server ends
     without a traceback (and the process it forked ends with it)."""
     import socket
 
-    from grader.sandbox import ForkServer, child_environment
+    from grader.sandbox import child_environment
 
     server = ForkServer(tmp_path)
     (tmp_path / "files").mkdir()
