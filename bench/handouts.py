@@ -7,9 +7,7 @@ of the PDF back end. Run: python bench/handouts.py
 
 from __future__ import annotations
 
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
 import typst
@@ -17,18 +15,10 @@ import typst
 from grader.handouts import build
 from grader.handouts import content
 from grader.handouts.fonts import find_hangul_font, font_folder
+from timing import timed  # bench/timing.py: run as python bench/<name>.py
 
 REPEAT = 3
 TARGET = 5.0
-
-
-def timed(f) -> tuple[float, float]:
-    times = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - start)
-    return min(times), statistics.median(times)
 
 
 def cold_build(out: Path) -> list[Path]:
@@ -43,8 +33,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         fonts = font_folder(find_hangul_font(), Path(folder) / "fonts")
         trivial = b'#set text(font: ("Libertinus Serif", "NanumMyeongjo"))\nHello, \xec\x95\x88\xeb\x85\x95.'
-        base_min, base_med = timed(lambda: typst.compile(trivial, font_paths=[str(fonts)], ignore_system_fonts=True))
-        ours_min, ours_med = timed(lambda: cold_build(Path(folder) / "out"))
+        base_min, base_med = timed(lambda: typst.compile(trivial, font_paths=[str(fonts)], ignore_system_fonts=True),
+                                   REPEAT)
+        ours_min, ours_med = timed(lambda: cold_build(Path(folder) / "out"), REPEAT)
         files = cold_build(Path(folder) / "out")
         size = sum(p.stat().st_size for p in files)
     print(f"baseline typst.compile of a trivial document: best {base_min:.3f} s, median {base_med:.3f} s")

@@ -7,9 +7,7 @@ no validation). Run: python bench/load_fixture.py
 
 from __future__ import annotations
 
-import statistics
 import tempfile
-import time
 from pathlib import Path
 
 import yaml
@@ -17,17 +15,9 @@ import yaml
 from abkit.fixture import load_fixture
 from abkit.randomtree import random_tree
 from abkit.tree import to_nested
+from timing import timed  # bench/timing.py: run as python bench/<name>.py
 
 BRANCHING, DEPTH, REPEAT = 10, 5, 5
-
-
-def best_of(f) -> float:
-    times = []
-    for _ in range(REPEAT):
-        start = time.perf_counter()
-        f()
-        times.append(time.perf_counter() - start)
-    return min(times), statistics.median(times)
 
 
 def main() -> None:
@@ -39,8 +29,8 @@ def main() -> None:
         fixture = load_fixture(path)
         assert len(fixture.tree) == len(tree), "the loaded tree must be the written one"
         loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-        base_min, base_med = best_of(lambda: yaml.load(text, Loader=loader))
-        ours_min, ours_med = best_of(lambda: load_fixture(path))
+        base_min, base_med = timed(lambda: yaml.load(text, Loader=loader), REPEAT)
+        ours_min, ours_med = timed(lambda: load_fixture(path), REPEAT)
     print(f"tree: {len(tree):,} nodes ({BRANCHING}^{DEPTH} leaves), {len(text):,} bytes of YAML; "
           f"C loader available: {loader.__name__ == 'CSafeLoader'}")
     print(f"baseline yaml.load ({loader.__name__}): best {base_min:.3f} s, median {base_med:.3f} s")
