@@ -403,12 +403,13 @@ def test_a_worker_killed_between_two_students_stops_the_batch_with_a_message(tmp
     folder, _ = _narrow_class(tmp_path)
     send = multiprocessing.connection.Connection.send
 
-    def send_then_die(self, obj):  # in a worker, right after it reports s0 (the workers are forked: they inherit it)
-        send(self, obj)
-        if isinstance(obj, tuple) and obj[0] == "ok" and obj[1]["extra_data"]["student"] == "s0":
+    def send_then_die(self, obj):  # each worker ends right after reporting its first student (forked: they inherit
+        send(self, obj)            # this), so the first report is followed by handing a third student to a dead one
+        if isinstance(obj, tuple) and obj[0] == "ok":
             os._exit(5)
 
     monkeypatch.setattr(multiprocessing.connection.Connection, "send", send_then_die)
     run = abkit("grade", folder, "--out", tmp_path / "out", "-j", "2", "--rubric", tmp_path / "rubric.yaml")
     assert run.status == 1 and "(exit status 5)" in run.err and "Traceback" not in run.err
-    assert (tmp_path / "out" / "s0" / "results.json").exists()
+    saved = [s for s in ("s0", "s1", "s2", "s3") if (tmp_path / "out" / s / "results.json").exists()]
+    assert 1 <= len(saved) <= 2 and not (tmp_path / "out" / "grades.csv").exists()
