@@ -1,17 +1,20 @@
 """A search trace drawn as a text tree: visit numbers, windows, values and cut-offs.
 
-Used by ``abkit trace`` and by the student feedback. It draws from the trace's
-calls, so what it shows is what the search did: a node generated twice shows
-twice, a skipped child shows where it sits in the tree, marked as pruned.
+Used by ``abkit trace`` and by the student feedback. It draws from the states
+the search generated and evaluated (the game's own record), so what it shows is
+what the search did whatever way its code is written: a node generated twice
+shows twice, a child never generated shows where it sits in the tree, marked as
+pruned. Windows and the values inner nodes returned come from the recorded
+MAX-VALUE/MIN-VALUE calls, and are drawn only when those are complete.
 """
 
 from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from abkit.game import CHANCE, MAX
+from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
 from abkit.trace import Trace
 from abkit.tree import Tree
@@ -73,92 +76,264 @@ def window(alpha: object, beta: object, g: Glyphs = UNICODE) -> str:
     return f"[{g.alpha}={fmt(alpha, g)}, {g.beta}={fmt(beta, g)}]"
 
 
-def cutoff(trace: Trace, index: int, tree: Tree, prune_on_equality: bool, lang: str, g: Glyphs) -> str:
-    """Why call ``index`` stopped before its last child, or "" if it did not."""
-    call = trace.calls[index]
-    kids = tree.children.get(call.node, ())
-    done = [trace.calls[i].node for i in trace.children_of(index)]
-    if not kids or len(done) >= len(kids) or call.alpha is None or call.value is None:
-        return ""
-    v = fmt(call.value, g)
-    if call.player == MAX:
-        relation = g.ge if prune_on_equality else ">"
-        return t("trace.cut_max", lang, cut=g.cut, v=v, rel=relation, beta=g.beta, bound=fmt(call.beta, g))
-    relation = g.le if prune_on_equality else "<"
-    return t("trace.cut_min", lang, cut=g.cut, v=v, rel=relation, alpha=g.alpha, bound=fmt(call.alpha, g))
+def cut_holds(player: object, value: object, alpha: object, beta: object, prune_on_equality: bool = True) -> bool:
+    """Whether a MAX (MIN) node that returned ``value`` in the window (``alpha``, ``beta``) meets the cut-off test.
+
+    >>> cut_holds("MIN", -3, -math.inf, 5), cut_holds("MIN", 3, 3, 5), cut_holds("MIN", 3, 3, 5, False)
+    (False, True, False)
+    """
+    bound = beta if player == MAX else alpha if player == MIN else None
+    if not (_number(value) and _number(bound)):
+        return False
+    if player == MAX:
+        return value > bound or (prune_on_equality and value == bound)
+    return value < bound or (prune_on_equality and value == bound)
+
+
+def _number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and not (isinstance(x, float) and math.isnan(x))
+
+
+def key(node: object) -> object:
+    """``node`` itself when it can be a set member, else a stand-in made of its text (odd data never crashes)."""
+    try:
+        hash(node)
+    except TypeError:
+        return ("<unhashable>", repr(node))
+    return node
+
+
+@dataclass
+class Drawn:
+    """One node of a drawn search; the text is made from these.
+
+    kind: ``"searched"`` (generated), ``"pruned"`` (a child of a searched inner node that was never generated
+    there), ``"not_reached"`` (the same, when the search raised) or ``"stray"`` (generated, but not below any
+    node generated before it). visit: its 1-based position in ``visited`` (the root: 1). window: the (α, β)
+    it was entered with and ``value`` what it returned, shown only where recorded (``known``); else a leaf's
+    utility or an EVAL value from the tree when the search evaluated it. estimated: EVAL at a depth limit.
+    cut: ``(v, bound)`` when a cut-off is drawn (only where it holds). leaf: a terminal state of the tree;
+    recorded: a MAX-VALUE/MIN-VALUE call on it was matched to it (windows complete). mark: ``"extra"`` (the expected search
+    does not generate it) or ``"missing"`` (the expected one does). size: nodes in a pruned subtree.
+    """
+
+    node: object
+    label: str
+    kind: str = "searched"
+    visit: int = 1
+    player: str | None = None
+    window: tuple | None = None
+    value: object = None
+    known: bool = False
+    estimated: bool = False
+    cut: tuple | None = None
+    mark: str | None = None
+    size: int = 1
+    leaf: bool = False
+    recorded: bool = False
+    children: list["Drawn"] = field(default_factory=list)
+
+
+@dataclass
+class Drawing:
+    """A search as drawn: one root per search of the root (iterative deepening searches it once per depth).
+
+    iterations: the roots are the search's own top-level calls on the root, one per depth (else several
+    roots are searches of the root told apart by its children being generated again). strays: generated
+    states that are not below any node generated before them. width: of the widest visit number.
+    """
+
+    roots: list[Drawn]
+    width: int = 1
+    iterations: bool = False
+    strays: list[Drawn] = field(default_factory=list)
+
+    def nodes(self) -> list[Drawn]:
+        """Every drawn node, roots and strays included, parents before children."""
+        out, stack = [], list(reversed(self.roots + self.strays))
+        while stack:
+            d = stack.pop()
+            out.append(d)
+            stack.extend(reversed(d.children))
+        return out
+
+
+def drawing(trace: Trace, tree: Tree, prune_on_equality: bool = True, expected: Trace | None = None) -> Drawing:
+    """What :func:`render_tree` draws, made from the states the search generated and evaluated.
+
+    Each generated state hangs below the latest occurrence of its parent; the children of a searched inner
+    node never generated there are pruned (nothing is below a state EVAL estimated, and in a single search
+    a child generated elsewhere is not drawn as pruned). Windows and returned values are drawn only when
+    :meth:`Trace.windows_complete` (one recorded MAX-VALUE/MIN-VALUE call per generated node); otherwise
+    only the utilities and EVAL values, from the tree, of the states the search evaluated. A cut-off is
+    drawn only where its test holds on the drawn values. With ``expected``, ``mark`` says where the two differ.
+    """
+    visited = [key(n) for n in trace.visited]
+    if not visited or visited[0] not in tree:
+        return Drawing([])
+    roots, strays, occurrences = _occurrences(trace, tree, visited)
+    evaluated = {key(n) for n in trace.evaluated}
+    iterations = _add_values(trace, tree, roots, occurrences, evaluated)
+    generated = set(visited) if len(roots) == 1 else None
+    for d in [d for root in roots for d in _subtree(root)]:
+        _add_skipped(d, tree, evaluated, generated, trace.error is not None, prune_on_equality)
+    drawn = Drawing(roots, len(str(len(visited))), iterations, strays)
+    if expected is not None:
+        wanted = {key(n) for n in expected.visited}
+        for d in drawn.nodes():
+            if d.kind in ("searched", "stray") and d.node not in wanted:
+                d.mark = "extra"
+            elif d.kind == "pruned" and d.node in wanted:
+                d.mark = "missing"
+    return drawn
+
+
+def _occurrences(trace: Trace, tree: Tree, visited: list) -> tuple[list[Drawn], list[Drawn], list[Drawn | None]]:
+    """The searches of the root, the strays, and the drawn node of each position of ``visited``.
+
+    In iterative deepening a root's child generated again begins a new search of the root.
+    """
+    parents, players = tree.parents(), tree.players()
+    labels = [str(n) for n in trace.visited]
+    root = Drawn(visited[0], labels[0], player=players.get(visited[0]), leaf=tree.is_leaf(visited[0]))
+    roots, strays, occurrences, latest = [root], [], [root], {visited[0]: root}
+    for i in range(1, len(visited)):
+        node = visited[i]
+        parent = latest.get(parents.get(node)) if node in tree else None
+        d = Drawn(node, labels[i], visit=i + 1, player=players.get(node), leaf=node in tree and tree.is_leaf(node))
+        if parent is None:
+            d.kind = "stray"
+            strays.append(d)
+            occurrences.append(None)
+            continue
+        if trace.algorithm == "ordering" and parent is roots[-1] and any(c.node == node for c in parent.children):
+            parent = Drawn(visited[0], labels[0], player=root.player, leaf=root.leaf)
+            roots.append(parent)
+            latest = {visited[0]: parent}
+        parent.children.append(d)
+        latest[node] = d
+        occurrences.append(d)
+    return roots, strays, occurrences
+
+
+def _add_values(trace: Trace, tree: Tree, roots: list[Drawn], occurrences: list, evaluated: set) -> bool:
+    """Fill in windows and values; whether the roots are the search's own calls on the root, one per depth."""
+    complete = trace.windows_complete()
+    if complete:
+        top = [c for c in trace.calls if c.parent is None]
+        inner = [c for c in trace.calls if not (c.parent is None and c.node == trace.root)]
+        for d, call in zip(occurrences[1:], inner):
+            if d is not None:
+                _set_call(d, call)
+        if len(top) == len(roots):
+            for d, call in zip(roots, top):
+                _set_call(d, call)
+                if call.synthetic and call.value is None and len(roots) == 1 and trace.value is not None:
+                    d.value, d.known = trace.value, True
+    for d in [d for root in roots for d in _subtree(root)]:
+        d.estimated = not d.children and not tree.is_leaf(d.node) and d.node in evaluated
+        if not complete and d.node in evaluated and (tree.is_leaf(d.node) or d.estimated):
+            value = tree.utilities.get(d.node, tree.heuristics.get(d.node))
+            d.value, d.known = value, value is not None
+    return complete and len(roots) > 1 and len([c for c in trace.calls if c.parent is None]) == len(roots)
+
+
+def _set_call(d: Drawn, call) -> None:
+    if call.alpha is not None or call.beta is not None:
+        d.window = (call.alpha, call.beta)
+    d.value, d.known = call.value, call.value is not None or call.returned_at is not None
+    d.recorded = True
+
+
+def _subtree(d: Drawn) -> list[Drawn]:
+    out, stack = [], [d]
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(reversed(node.children))
+    return out
+
+
+def _add_skipped(d: Drawn, tree: Tree, evaluated: set, generated: set | None, error: bool, rule: bool) -> None:
+    """Draw the children of ``d`` it never generated as pruned (``not_reached`` after an error), in tree order.
+
+    ``generated``: every state the search generated (a single search), whose children are never drawn pruned.
+    """
+    if d.kind != "searched" or d.estimated or tree.is_leaf(d.node) or d.node not in tree.children:
+        return
+    kids = tree.children[d.node]
+    made = {c.node for c in d.children}
+    skipped = [c for c in kids if c not in made and (generated is None or c not in generated)]
+    if not skipped:
+        return
+    kind = "not_reached" if error else "pruned"
+    d.children += [Drawn(c, str(c), kind, 0, size=sum(1 for _ in tree.preorder(c))) for c in skipped]
+    order = {name: k for k, name in enumerate(kids)}
+    d.children.sort(key=lambda c: order.get(c.node, len(order)))
+    if not error and d.window is not None and d.known and cut_holds(d.player, d.value, *d.window, rule):
+        d.cut = (d.value, d.window[1] if d.player == MAX else d.window[0])
 
 
 def render_tree(trace: Trace, tree: Tree, prune_on_equality: bool = True, lang: str = "en",
                 g: Glyphs = UNICODE, expected: Trace | None = None) -> list[str]:
-    """The trace as lines of a text tree, the root first.
+    """The search as lines of a text tree, the root first: :func:`drawing` in words.
 
     With ``expected``, nodes this search generated but the expected one did not
     are marked "should be cut", and children it skipped that the expected one
     searched are marked "not searched".
     """
-    wanted = set(expected.visited) if expected is not None else None
-    estimated = {n for n in trace.evaluated if not tree.is_leaf(n)}  # cut off by depth and estimated by EVAL
-    width = len(str(max(1, len(trace.visited))))
+    drawn = drawing(trace, tree, prune_on_equality, expected)
     lines: list[str] = []
-
-    def number(i: int) -> str:
-        call = trace.calls[i]
-        visit = 1 if call.parent is None else max(1, call.visited_at)  # the root is generated once, searched per iteration
-        return f"#{visit:<{width}}"
-
-    def draw(i: int, prefix: str, branch: str) -> None:
-        call = trace.calls[i]
-        label = f"{call.node}"
-        player = t({MAX: "trace.max", CHANCE: "trace.chance"}.get(call.player, "trace.min"), lang)
-        win = f"  {window(call.alpha, call.beta, g)}" if call.alpha is not None else ""
-        if tree.is_leaf(call.node):
-            text = f"{label} = {fmt(call.value, g)}"
-        elif not trace.children_of(i) and call.node in estimated:
-            text = f"{label}  {player}{win}  {t('trace.eval', lang)} = {fmt(call.value, g)}"
-        else:
-            text = f"{label}  {player}{win}  {g.arrow} {fmt(call.value, g)}"
-            if call.player == CHANCE:
-                text += "   " + t("trace.expectation", lang)
-            cut = cutoff(trace, i, tree, prune_on_equality, lang, g)
-            text += f"   {cut}" if cut else ""
-        if wanted is not None and call.node not in wanted:
-            text += f"   {g.warn} {t('trace.mark.extra', lang)}"
-        lines.append(f"{number(i)} {prefix}{branch}{text}")
-        below = prefix + ("" if not branch else (g.gap if branch == g.last else g.bar))
-        entries = _entries(trace, i, tree)
-        for k, (kind, value) in enumerate(entries):
-            twig = g.last if k == len(entries) - 1 else g.tee
-            if kind == "call":
-                draw(value, below, twig)
-            else:
-                size = sum(1 for _ in tree.preorder(value))
-                extra = t("trace.subtree", lang, count=size) if size > 1 else ""
-                if wanted is not None and value in wanted and trace.error is None:
-                    extra += f"   {g.warn} {t('trace.mark.missing', lang)}"
-                skipped = f"{g.cut} {t('trace.pruned', lang)}" if trace.error is None else t("trace.not_reached", lang)
-                lines.append(f"{' ' * (width + 1)} {below}{twig}{value}  {skipped}{extra}")
-
-    roots = [i for i, c in enumerate(trace.calls) if c.parent is None]
-    for k, i in enumerate(roots):
-        if len(roots) > 1:  # iterative deepening: one search of the root per depth
-            lines.append(t("trace.iteration", lang, depth=k + 1))
-        draw(i, "", "")
+    for k, root in enumerate(drawn.roots):
+        if len(drawn.roots) > 1:  # iterative deepening: one search of the root per depth
+            lines.append(t("trace.iteration", lang, depth=k + 1) if drawn.iterations else
+                         t("trace.search_again", lang, count=k + 1))
+        _draw(root, "", "", drawn.width, prune_on_equality, lang, g, lines)
+    for d in drawn.strays:
+        lines.append(f"#{d.visit:<{drawn.width}} {d.label}   {t('trace.stray', lang)}{_mark(d, lang, g)}")
     return lines
 
 
-def _entries(trace: Trace, index: int, tree: Tree) -> list[tuple[str, object]]:
-    """The children of call ``index`` to draw: calls made, then never-generated children in tree order."""
-    calls = trace.children_of(index)
-    if not calls and trace.calls[index].node in trace.evaluated:
-        return []  # estimated by EVAL at the depth limit: nothing below was meant to be searched
-    made = {trace.calls[i].node for i in calls}
-    skipped = [c for c in tree.children.get(trace.calls[index].node, ()) if c not in made]
-    if not skipped:
-        return [("call", i) for i in calls]
-    order = {name: k for k, name in enumerate(tree.children.get(trace.calls[index].node, ()))}
-    entries = [("call", i) for i in calls] + [("pruned", c) for c in skipped]
-    key = lambda e: (order.get(trace.calls[e[1]].node if e[0] == "call" else e[1], len(order)),)
-    return sorted(entries, key=key)
+def _draw(d: Drawn, prefix: str, branch: str, width: int, rule: bool, lang: str, g: Glyphs, lines: list[str]) -> None:
+    lines.append(f"#{d.visit:<{width}} {prefix}{branch}{_text(d, rule, lang, g)}")
+    below = prefix + ("" if not branch else (g.gap if branch == g.last else g.bar))
+    for k, child in enumerate(d.children):
+        twig = g.last if k == len(d.children) - 1 else g.tee
+        if child.kind == "searched":
+            _draw(child, below, twig, width, rule, lang, g, lines)
+            continue
+        extra = t("trace.subtree", lang, count=child.size) if child.size > 1 else ""
+        skipped = f"{g.cut} {t('trace.pruned', lang)}" if child.kind == "pruned" else t("trace.not_reached", lang)
+        lines.append(f"{' ' * (width + 1)} {below}{twig}{child.label}  {skipped}{extra}{_mark(child, lang, g)}")
+
+
+def _text(d: Drawn, rule: bool, lang: str, g: Glyphs) -> str:
+    """A searched node's line after the tree's branches: name, player, window, value, cut-off, mark."""
+    value = (fmt(d.value, g) if d.value is not None else "None") if d.known else "?"
+    shown = d.known or d.recorded
+    if d.leaf or d.player is None:
+        text = f"{d.label} = {value}" if shown else d.label
+    else:
+        player = t({MAX: "trace.max", CHANCE: "trace.chance"}.get(d.player, "trace.min"), lang)
+        win = f"  {window(*d.window, g)}" if d.window is not None else ""
+        text = f"{d.label}  {player}{win}"
+        if d.estimated:
+            text += f"  {t('trace.eval', lang)}" + (f" = {value}" if shown else "")
+        elif shown:
+            text += f"  {g.arrow} {value}"
+            if d.player == CHANCE:
+                text += "   " + t("trace.expectation", lang)
+            if d.cut is not None:
+                v, bound = (fmt(x, g) for x in d.cut)
+                if d.player == MAX:
+                    text += "   " + t("trace.cut_max", lang, cut=g.cut, v=v, rel=g.ge if rule else ">", beta=g.beta, bound=bound)
+                else:
+                    text += "   " + t("trace.cut_min", lang, cut=g.cut, v=v, rel=g.le if rule else "<", alpha=g.alpha, bound=bound)
+    return text + _mark(d, lang, g)
+
+
+def _mark(d: Drawn, lang: str, g: Glyphs) -> str:
+    return f"   {g.warn} {t('trace.mark.' + d.mark, lang)}" if d.mark else ""
 
 
 def render_summary(trace: Trace, tree: Tree, lang: str = "en", g: Glyphs = UNICODE) -> str:
