@@ -25,6 +25,8 @@ EQUIVALENCE = [(exercise, style) for exercise in ALGORITHM_OF for style in corre
 
 def test_the_corpus_has_the_styles_the_issue_names():
     assert len(correct_styles("alphabeta")) >= 15 and len(correct_styles("minimax")) >= 15
+    for exercise in ("alphabeta_cutoff", "expectimax", "ordering"):
+        assert len(correct_styles(exercise)) >= 4, exercise
     for style in correct_styles("alphabeta"):
         for exercise in ALGORITHM_OF:
             path = STYLES / style / f"{exercise}.py"
