@@ -11,8 +11,10 @@ import functools
 
 import pytest
 
+from grader.mistakes import BY_ID, CATALOGUE, mutant
 from grader.reference import reference
-from styles_harness import ALGORITHM_OF, STYLES, all_cases, correct_styles, first_difference, load
+from styles_harness import (ALGORITHM_OF, STYLES, all_cases, correct_styles, first_difference, load,
+                            mistake_styles)
 
 
 @functools.lru_cache(maxsize=None)
@@ -39,3 +41,23 @@ def test_each_correct_style_is_observably_the_reference(exercise, style):
     algorithm = ALGORITHM_OF[exercise]
     module = load(STYLES / style / f"{exercise}.py")
     assert first_difference(module, reference(algorithm), algorithm, cases(algorithm)) is None
+
+
+MISTAKES = [(m.id, style) for m in CATALOGUE for style in mistake_styles(m.id)]
+
+
+def test_every_catalogue_mistake_is_written_in_two_styles():
+    for mistake in CATALOGUE:
+        styles = mistake_styles(mistake.id)
+        assert set(styles) >= {"module", "class"}, mistake.id
+        for folder in styles.values():
+            assert [p.name for p in folder.glob("*.py")] == [f"{mistake.exercise}.py"], folder
+
+
+@pytest.mark.parametrize("mistake_id,style", MISTAKES, ids=[f"{m}-{s}" for m, s in MISTAKES])
+def test_each_written_mistake_is_observably_the_catalogue_mutant(mistake_id, style):
+    mistake = BY_ID[mistake_id]
+    algorithm = ALGORITHM_OF[mistake.exercise]
+    module = load(mistake_styles(mistake_id)[style] / f"{mistake.exercise}.py")
+    assert first_difference(module, mutant(mistake_id, True), algorithm, cases(algorithm)) is None
+    assert first_difference(module, reference(algorithm), algorithm, cases(algorithm)) is not None
