@@ -45,23 +45,27 @@ def test_the_reference_has_no_findings(tmp_path, name):
 def test_strict_cutoff_is_a_missed_cut_at_the_equal_node(tmp_path):
     first = findings(variant(tmp_path, REFERENCE, *STRICT), "rule-split-min")[0]
     assert (first.kind, first.node) == ("missed_cut", "C")
-    assert first.message.render("en") == ("at C (MIN, α=3, β=+∞) after C1 = 3, v = 3 ≤ α = 3, so C returns at once; "
-                                          "cut off: C2. You generated C2 next.")
-    assert "C1 = 3를 본 뒤 v = 3 ≤ α = 3" in first.message.render("ko")
+    assert first.message.render("en") == ("after C1 your search generated C2; the pseudocode stops at C (MIN, α=3, β=+∞) "
+                                          "instead: after its child C1 = 3, v = 3 ≤ α = 3, so it returns at once "
+                                          "(cut off: C2).")
+    assert first.message.render("ko") == ("내 탐색은 C1 다음에 C2 노드를 생성했습니다. 그러나 의사코드는 C (MIN, α=3, β=+∞)에서 "
+                                          "멈춥니다. 자식 C1(값 3)까지 탐색하고 나면 v = 3 ≤ α = 3이므로 곧바로 반환합니다"
+                                          "(가지치기되는 자식: C2).")
 
 
 def test_alpha_not_passed_down_is_a_window_at_the_first_child_that_needs_it(tmp_path):
     found = findings(variant(tmp_path, REFERENCE, *NO_PASS), "deep-cutoff")
     assert [(f.kind, f.node) for f in found][:2] == [("window", "B2"), ("missed_cut", "C1a")]
     assert "β=5" in found[0].message.render("en") and "Pass the current α and β" in found[0].message.render("en")
-    assert "after C1a1 = 3, v = 3 ≤ α = 5" in found[1].message.render("en")
+    assert "after its child C1a1 = 3, v = 3 ≤ α = 5" in found[1].message.render("en")
 
 
 def test_root_not_passing_alpha_names_the_root_rule(tmp_path):
     found = findings(variant(tmp_path, REFERENCE, *ROOT_NO_PASS), "aima-fig-5-2")
     assert [(f.kind, f.node) for f in found][:2] == [("window", "C"), ("missed_cut", "C")]
     assert "The root must pass its updated α" in found[0].message.render("en")
-    assert "cut off: C2, C3. You generated C2 next." in found[1].message.render("en")
+    assert found[1].message.render("en").startswith("after C1 your search generated C2; the pseudocode stops at C")
+    assert "(cut off: C2, C3)." in found[1].message.render("en")
 
 
 def test_cutting_too_early_is_an_extra_cut(tmp_path):
@@ -69,7 +73,9 @@ def test_cutting_too_early_is_an_extra_cut(tmp_path):
     found = findings(variant(tmp_path, REFERENCE, *early), "min-root")
     assert found[0].kind == "extra_cut"
     text = found[0].message.render("en")
-    assert "is not ≥ β" in text and "goes on to" in text
+    assert text == ("after D1 your search generated nothing more; the pseudocode generates D2 next, at D (MAX, α=-∞, β=7): "
+                    "after its child D1 = 6, v = 6 is not ≥ β = 7, so there is no cut-off.")
+    assert "v = 6, β = 7이므로 v ≥ β가 성립하지 않아" in found[0].message.render("ko")
 
 
 def test_reversed_children_duplicates_value_and_action(tmp_path):
@@ -96,7 +102,7 @@ def test_errors_utility_misuse_and_minimax_early_stop(tmp_path):
     stop = [("        v = max(v, min_value(game, game.result(state, a)))\n",
              "        v = max(v, min_value(game, game.result(state, a)))\n        break\n")]
     found = findings(variant(tmp_path, MINIMAX, *stop, name="minimax.py"), "unbalanced", "minimax")
-    assert found[0].kind == "extra_cut" and "minimax goes on to" in found[0].message.render("en")
+    assert found[0].kind == "extra_cut" and "minimax searches every child" in found[0].message.render("en")
 
 
 def test_utility_on_a_terminal_root_is_allowed(tmp_path):

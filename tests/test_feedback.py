@@ -36,7 +36,7 @@ def test_missed_cut_feedback_marks_the_tree(tmp_path):
                               "v = min_value(game, game.result(state, a), -math.inf, beta)\n            if best_action")
     text = render_result(run(tmp_path, wrong), "en")
     assert "First difference: C was entered with α=-∞, β=+∞; the pseudocode enters it with α=3, β=+∞." in text
-    assert "Also: at C (MIN, α=3, β=+∞) after C1 = 2, v = 2 ≤ α = 3" in text
+    assert "Also: after C1 your search generated C2; the pseudocode stops at C (MIN, α=3, β=+∞) instead: after its child C1 = 2, v = 2 ≤ α = 3" in text
     assert "Your search: value 3, action B, 13 nodes. Expected: value 3, action B, 11 nodes." in text
     assert [line.strip()[:8] for line in text.splitlines() if "the pseudocode cuts this off" in line] == ["#8  │  ├", "#9  │  └"]
     korean = render_result(run(tmp_path, wrong), "ko", markdown=True)
