@@ -99,13 +99,18 @@ def _status_text(result: TestResult, lang: str) -> str:
 
 
 def _values_line(result: TestResult, lang: str, g: Glyphs) -> str:
+    """What the search returned and generated beside what was expected (a value that is None shows as None)."""
     s, e = result.student, result.expected
     if "call" in result.detail:  # a direct MAX-VALUE/MIN-VALUE call returns a value, no action
-        return t("feedback.values_direct", lang, value=fmt(s.value, g), want_value=fmt(e.value, g),
+        return t("feedback.values_direct", lang, value=_shown(s.value, g), want_value=_shown(e.value, g),
                  nodes=s.nodes, want_nodes=e.nodes)
-    return t("feedback.values", lang, value=fmt(s.value, g), want_value=fmt(e.value, g),
+    return t("feedback.values", lang, value=_shown(s.value, g), want_value=_shown(e.value, g),
              action="None" if s.action is None else s.action, want_action="None" if e.action is None else e.action,
              nodes=s.nodes, want_nodes=e.nodes)
+
+
+def _shown(value: object, g: Glyphs) -> str:
+    return "None" if value is None else fmt(value, g)
 
 
 def _block(lines: list[str], indent: str, markdown: bool) -> list[str]:

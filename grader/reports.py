@@ -169,14 +169,12 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
 
 
 def drawable(tg: TestGrade) -> bool:
-    """Whether the student's search is small and shallow enough to draw (a runaway recursion is not)."""
+    """Whether the student's search can be drawn: it generated something on a tree, at most about twice the tree
+    (the drawing hangs each generated state below its tree parent, so it is never deeper than the tree)."""
     student, tree = tg.result.student, tg.test.tree
-    if student is None or tree is None or len(student.calls) > 2 * len(tree) + 2:  # a board game: no tree to draw
+    if student is None or tree is None or len(student.visited) > 2 * len(tree) + 2:  # a board game: no tree to draw
         return False
-    depth: dict[int, int] = {}
-    for i, call in enumerate(student.calls):
-        depth[i] = depth.get(call.parent, -1) + 1 if call.parent is not None else 0
-    return max(depth.values(), default=0) <= max(tree.depths().values(), default=0) + 2
+    return bool(student.visited)
 
 
 def _demote(markdown: str) -> str:
