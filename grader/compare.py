@@ -75,8 +75,7 @@ def compare(student: Trace, expected: Trace, tree: Tree, prune_on_equality: bool
             findings.append(evaluated)
     end = len(student.visited) + 1
     if student.error is None and not same_number(student.value, expected.value):
-        findings.append(Finding("value", None, end, Message("compare.value", got=shown(student.value),
-                                                             want=shown(expected.value))))
+        findings.append(Finding("value", None, end, _value_message(student, expected, tree)))
     if student.error is None and student.action != expected.action:
         findings.append(Finding("action", None, end, Message("compare.action", got=_name(student.action),
                                                                want=_name(expected.action))))
@@ -93,6 +92,14 @@ def _in_search_order(findings: list[Finding]) -> list[Finding]:
         if a.kind == "return" and b.kind == "extra_cut" and a.time == b.time and a.node == b.node:
             ranked[k], ranked[k + 1] = b, a
     return ranked
+
+
+def _value_message(student: Trace, expected: Trace, tree: Tree) -> Message:
+    """The root's value against the expected one; a call made directly on an inner node is named by its node."""
+    if student.root != tree.root and student.root in tree:
+        key_ = "compare.return_chance" if tree.players().get(student.root) == CHANCE else "compare.return"
+        return Message(key_, node=student.root, got=shown(student.value), want=shown(expected.value))
+    return Message("compare.value", got=shown(student.value), want=shown(expected.value))
 
 
 def compare_counts(student: Trace, expected: Trace) -> list[Finding]:

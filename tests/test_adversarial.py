@@ -88,7 +88,7 @@ EXPECTED = {
     # tampering
     "patches_game": ("ok", 0, "changed the game object"),
     "patches_instance": ("ok", "raises_in_search", "changed the game object"),
-    "patches_wrapper": ("ok", 10 - 4, "You stopped there."),
+    "patches_wrapper": ("ok", 10 - 4, "your search generated nothing more"),
     "patches_builtins": ("ok", 0, "changed the game object"),
     "patches_tracer": ("ok", 0, "changed the game object"),
     # known residual risk (README, "Security model"): rewriting the harness in memory is not caught; it

@@ -64,13 +64,14 @@ def test_the_reference_passes_every_public_test(abkit, student):
 
 
 @pytest.mark.parametrize("edits,lang,words", [
-    (STRICT, "en", "at C (MIN, α=3, β=+∞) after C1 = 3, v = 3 ≤ α = 3, so C returns at once; cut off: C2. "
-                   "You generated C2 next."),
-    (STRICT, "ko", "C (MIN, α=3, β=+∞)에서 C1 = 3를 본 뒤 v = 3 ≤ α = 3이므로 C은(는) 곧바로 반환합니다"),
-    (NO_PASS, "en", "at C1a (MIN, α=5, β=+∞) after C1a1 = 3, v = 3 ≤ α = 5, so C1a returns at once; cut off: C1a2."),
+    (STRICT, "en", "after C1 your search generated C2; the pseudocode stops at C (MIN, α=3, β=+∞) instead: after its "
+                   "child C1 = 3, v = 3 ≤ α = 3, so it returns at once (cut off: C2)."),
+    (STRICT, "ko", "그러나 의사코드는 C (MIN, α=3, β=+∞)에서 멈춥니다. 자식 C1(값 3)까지 탐색하고 나면 v = 3 ≤ α = 3이므로"),
+    (NO_PASS, "en", "the pseudocode stops at C1a (MIN, α=5, β=+∞) instead: after its child C1a1 = 3, v = 3 ≤ α = 5, so it "
+                    "returns at once (cut off: C1a2)."),
     (NO_PASS, "en", "Pass the current α and β on to the recursive call"),
     (ROOT_NO_PASS, "en", "The root must pass its updated α"),
-    (ROOT_NO_PASS, "ko", "가지치기되는 자식: C2, C3. 그런데 다음에 C2을(를) 생성했습니다."),
+    (ROOT_NO_PASS, "ko", "내 탐색은 C1 다음에 C2 노드를 생성했습니다."),
     (FAIL_HARD, "en", "C returned 3; the pseudocode returns 2"),
 ])
 def test_known_mistakes_name_the_node_and_the_cut(abkit, student, edits, lang, words):
