@@ -177,7 +177,7 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
                                                              value=fmt(expected.calls[call].value)),
                            {"generated": got})
         if call is None:  # the parent is not on the expected path: the student left it earlier (odd data)
-            return Finding("missed_cut", got, i, Message("compare.extra_node", node=got))
+            return Finding("missed_cut", got, i, Message("compare.extra_node", did=did, node=got))
         return Finding("missed_cut", parent, i, Message("compare.missed_cut", did=did, state=_state(expected, call),
                                                          why=_cut_reason(expected, call, tree, rule)),
                        {"generated": got})

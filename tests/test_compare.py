@@ -7,7 +7,7 @@ import pytest
 from abkit.expected import expected_trace
 from abkit.fixture import load_fixture, parse_fixture
 from abkit.loading import PUBLIC_FIXTURES, SOLUTIONS, load_module
-from abkit.trace import traced_search
+from abkit.trace import Trace, traced_search
 from grader.compare import compare
 from helpers import NO_PASS, ROOT_NO_PASS, STRICT, edited
 
@@ -120,3 +120,44 @@ def test_value_finding_when_a_node_returns_zero_for_minus_infinity(tmp_path):
     want = traced_search(reference, fixture.game(), "A", "alphabeta")
     kinds = [f.kind for f in compare(got, want, fixture.tree)]
     assert "return" in kinds and "value" in kinds
+
+
+def test_the_first_wrong_value_is_the_earliest_call_to_return_one_not_the_outermost(tmp_path):
+    zero = [("    v = -math.inf\n    for a in game.actions(state):\n        v = max(v, min_value",
+             "    v = 0\n    for a in game.actions(state):\n        v = max(v, min_value")]
+    fixture = parse_fixture("tree: [[[-3, -5], [-1, -2]], [[-4, -6], [-7, -8]]]\n")
+    got = traced_search(variant(tmp_path, REFERENCE, *zero), fixture.game(), "A", "alphabeta")
+    want = traced_search(variant(tmp_path, REFERENCE, name="ref.py"), fixture.game(), "A", "alphabeta")
+    returns = [f for f in compare(got, want, fixture.tree) if f.kind == "return"]
+    assert [f.node for f in returns] == ["B1"]  # B began first, but B1 returned 0 first
+    assert returns[0].message.render("en").startswith("B1 returned 0; the pseudocode returns -3")
+    assert returns[0].message.render("ko").startswith("B1 노드가 돌려준 값은 0입니다. 의사코드는 -3 값을 돌려줍니다")
+
+
+def test_without_complete_calls_nothing_is_said_about_windows_or_returned_values():
+    """The same mistake written as module functions and as class methods: the class's calls are not all recorded,
+    so its findings rest on the generated nodes alone, and the first is the same missed cut-off."""
+    from styles_harness import MISTAKES, load
+    fixture = load_fixture(PUBLIC_FIXTURES / "deep-cutoff.yaml")
+    expected = expected_trace(fixture, "alphabeta")
+    first = {}
+    for style in ("module", "class"):
+        trace = traced_search(load(MISTAKES / "no_pass_down" / style / "alphabeta.py"), fixture.game(), "A", "alphabeta")
+        found = compare(trace, expected, fixture.tree)
+        if not trace.windows_complete():
+            assert style == "class" and not {"window", "return"} & {f.kind for f in found}
+        first[style] = [f for f in found if f.kind != "window"][0].message.render("en")
+    assert first["module"] == first["class"]
+    assert first["class"].startswith("after C1a1 your search generated C1a2; the pseudocode stops at C1a (MIN, α=5, β=+∞)")
+
+
+def test_a_direct_call_and_a_value_that_is_none_are_said_as_they_are():
+    fixture = load_fixture(PUBLIC_FIXTURES / "aima-fig-5-2.yaml")
+    expected = expected_trace(fixture, "alphabeta")
+    student = Trace("alphabeta", "A", visited=list(expected.visited), evaluated=list(expected.evaluated), action="B")
+    assert compare(student, expected, fixture.tree)[0].message.render("en") == "the value of the root is None; expected 3."
+    direct = Trace("alphabeta", "C", visited=["C", "C1", "C2"], evaluated=["C1", "C2"], value=4)
+    want = Trace("alphabeta", "C", visited=["C", "C1"], evaluated=["C1"], value=2)
+    kinds = {f.kind: f.message.render("en") for f in compare(direct, want, fixture.tree)}
+    assert kinds["value"].startswith("C returned 4; the pseudocode returns 2")
+    assert kinds["missed_cut"] == "after C1 your search generated C2; the pseudocode never generates C2."
