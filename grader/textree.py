@@ -228,8 +228,6 @@ def _add_values(trace: Trace, tree: Tree, roots: list[Drawn], occurrences: list,
         if len(top) == len(roots):
             for d, call in zip(roots, top):
                 _set_call(d, call)
-                if call.synthetic and call.value is None and len(roots) == 1 and trace.value is not None:
-                    d.value, d.known = trace.value, True
     for d in [d for root in roots for d in _subtree(root)]:
         d.estimated = not d.children and not tree.is_leaf(d.node) and d.node in evaluated
         if not complete and d.node in evaluated and (tree.is_leaf(d.node) or d.estimated):

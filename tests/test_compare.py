@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from abkit.expected import expected_trace
@@ -9,6 +11,7 @@ from abkit.fixture import load_fixture, parse_fixture
 from abkit.loading import PUBLIC_FIXTURES, SOLUTIONS, load_module
 from abkit.trace import Trace, traced_search
 from grader.compare import compare
+from grader.textree import fmt
 from helpers import NO_PASS, ROOT_NO_PASS, STRICT, edited
 
 REFERENCE = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
@@ -161,3 +164,22 @@ def test_a_direct_call_and_a_value_that_is_none_are_said_as_they_are():
     kinds = {f.kind: f.message.render("en") for f in compare(direct, want, fixture.tree)}
     assert kinds["value"].startswith("C returned 4; the pseudocode returns 2")
     assert kinds["missed_cut"] == "after C1 your search generated C2; the pseudocode never generates C2."
+
+
+def test_a_reason_is_stated_only_where_it_holds_on_the_expected_values():
+    """Expected windows that contradict the cut (hand-edited data): the reason names no relation that is false."""
+    fixture = load_fixture(PUBLIC_FIXTURES / "aima-fig-5-2.yaml")
+    expected = expected_trace(fixture, "alphabeta")
+    c = next(call for call in expected.calls if call.node == "C")
+    c.alpha = -math.inf  # v = 2 ≤ α = -∞ is false
+    extra = Trace("alphabeta", "A", visited=["A", "B", "B1", "B2", "B3", "C", "C1", "C2"], evaluated=[], value=3)
+    assert compare(extra, expected, fixture.tree)[0].message.render("en") == (
+        "after C1 your search generated C2; the pseudocode stops at C (MIN, α=-∞, β=+∞) instead: it returns without "
+        "generating C2, C3.")
+    b = next(call for call in expected.calls if call.node == "B")
+    stopped = Trace("alphabeta", "A", visited=["A", "B", "B1"], evaluated=["B1"], value=3)
+    for alpha, b1 in [(5, 3), (-math.inf, "x")]:  # 3 ≤ α = 5 would cut; a value that is no number
+        b.alpha, expected.calls[2].value = alpha, b1
+        text = compare(stopped, expected, fixture.tree)[0].message.render("en")
+        assert text.endswith("the pseudocode generates B2 next, at B (MIN, α=" + fmt(alpha) + ", β=+∞): it does not "
+                             "stop there.")
