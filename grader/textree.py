@@ -113,8 +113,10 @@ class Drawn:
     it was entered with and ``value`` what it returned, shown only where recorded (``known``); else a leaf's
     utility or an EVAL value from the tree when the search evaluated it. estimated: EVAL at a depth limit.
     cut: ``(v, bound)`` when a cut-off is drawn (only where it holds). leaf: a terminal state of the tree;
-    recorded: a MAX-VALUE/MIN-VALUE call on it was matched to it (windows complete). mark: ``"extra"`` (the expected search
-    does not generate it) or ``"missing"`` (the expected one does). size: nodes in a pruned subtree.
+    recorded: a MAX-VALUE/MIN-VALUE call on it was matched to it (windows complete). mark: ``"extra"`` (the expected
+    search does not generate it), ``"missing"`` (pruned, the expected one generates it), ``"below"`` (estimated,
+    the expected one searches below it) or ``"unevaluated"`` (a leaf the expected one evaluates). size: nodes in a
+    pruned subtree.
     """
 
     node: object
@@ -179,13 +181,22 @@ def drawing(trace: Trace, tree: Tree, prune_on_equality: bool = True, expected: 
         _add_skipped(d, tree, evaluated, generated, trace.error is not None, prune_on_equality)
     drawn = Drawing(roots, len(str(len(visited))), iterations, strays)
     if expected is not None:
-        wanted = {key(n) for n in expected.visited}
-        for d in drawn.nodes():
-            if d.kind in ("searched", "stray") and d.node not in wanted:
-                d.mark = "extra"
-            elif d.kind == "pruned" and d.node in wanted:
-                d.mark = "missing"
+        _add_marks(drawn, expected, evaluated)
     return drawn
+
+
+def _add_marks(drawn: Drawing, expected: Trace, evaluated: set) -> None:
+    """Where the drawn search leaves the expected one's generated and evaluated states."""
+    wanted, estimated = {key(n) for n in expected.visited}, {key(n) for n in expected.evaluated}
+    for d in drawn.nodes():
+        if d.kind in ("searched", "stray") and d.node not in wanted:
+            d.mark = "extra"
+        elif d.kind == "pruned" and d.node in wanted:
+            d.mark = "missing"
+        elif d.kind == "searched" and d.estimated and d.node not in estimated:
+            d.mark = "below"  # estimated by EVAL where the expected search goes on below
+        elif d.kind == "searched" and d.leaf and d.node in estimated and d.node not in evaluated:
+            d.mark = "unevaluated"
 
 
 def _occurrences(trace: Trace, tree: Tree, visited: list) -> tuple[list[Drawn], list[Drawn], list[Drawn | None]]:

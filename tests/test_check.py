@@ -97,7 +97,7 @@ def test_a_direct_call_names_the_call_and_its_fail_soft_value(abkit, student):
 def test_the_tree_is_drawn_once_per_exercise(abkit, student):
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
     assert run.out.count("The tree your search explored") == 1
-    assert "#8  │  ├─ C2 = 4   ⚠ the pseudocode cuts this off" in run.out
+    assert "#8  │  ├─ C2 = 4   ⚠ the pseudocode does not generate this" in run.out
 
 
 def test_an_exception_shows_the_students_lines_only(abkit, student):

@@ -38,10 +38,10 @@ def test_missed_cut_feedback_marks_the_tree(tmp_path):
     assert "First difference: C was entered with α=-∞, β=+∞; the pseudocode enters it with α=3, β=+∞." in text
     assert "Also: after C1 your search generated C2; the pseudocode stops at C (MIN, α=3, β=+∞) instead: after its child C1 = 2, v = 2 ≤ α = 3" in text
     assert "Your search: value 3, action B, 13 nodes. Expected: value 3, action B, 11 nodes." in text
-    assert [line.strip()[:8] for line in text.splitlines() if "the pseudocode cuts this off" in line] == ["#8  │  ├", "#9  │  └"]
+    assert [line.strip()[:8] for line in text.splitlines() if "the pseudocode does not generate this" in line] == ["#8  │  ├", "#9  │  └"]
     korean = render_result(run(tmp_path, wrong), "ko", markdown=True)
     assert korean.startswith("### ✗ AIMA 그림 5.2") and "처음 달라지는 곳" in korean and "```" in korean
-    assert "의사코드에서는 여기가 가지치기됩니다" in korean
+    assert "의사코드는 이 노드를 생성하지 않습니다" in korean
     assert "|- " in render_result(run(tmp_path, wrong), "en", g=ASCII)
 
 
