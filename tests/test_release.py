@@ -128,7 +128,7 @@ def test_pytest_reports_a_wrong_search_in_check_words(edition, tmp_path):
     proc = run(copy, "-m", "pytest", "-p", "no:cacheprovider", "exercises/alphabeta.py", env={"ABKIT_LANG": "ko"})
     assert proc.returncode == 1
     assert "exercises/alphabeta.py::rule-split-min " in proc.stdout
-    assert "C (MIN, α=3, β=+∞)에서 C1 = 3를 본 뒤 v = 3 ≤ α = 3" in proc.stdout
+    assert "의사코드는 C (MIN, α=3, β=+∞)에서 멈춥니다. 자식 C1(값 3)까지 탐색하고 나면 v = 3 ≤ α = 3" in proc.stdout
     assert "Traceback" not in proc.stdout
 
 
