@@ -3,23 +3,31 @@
 Each style must be observably the reference (contract §1): the same generated and evaluated states in the same
 order, the same action, and the same values from MAX-VALUE/MIN-VALUE called directly on the root and on inner nodes
 with the full window and narrow ones, on every fixture the exercise is graded on and on seeded random trees.
+Each catalogue mistake is written in two styles (tests/styles/mistakes/<id>/{module,class}/), each observably the
+catalogue's mutant. Then the whole corpus is graded as one class: every correct style gets full marks and passes
+``abkit check``; every written mistake loses points and is named alike in both styles.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import shutil
+import sys
 
 import pytest
 
+from abkit.game import MAX
 from abkit.loading import EXERCISES
-
+from abkit.randomtree import random_tree
+from abkit.trace import Trace, TracingGame
+from abkit.tree import Tree, TreeGame, from_nested
 from grader.batch import grade_batch
 from grader.mistakes import BY_ID, CATALOGUE, mutant
 from grader.reference import reference
 from grader.rubric import load_rubric
-from styles_harness import (ALGORITHM_OF, STYLES, all_cases, correct_styles, first_difference, load,
-                            mistake_styles)
+from styles_harness import (ALGORITHM_OF, STYLES, Case, all_cases, correct_styles, first_difference, load,
+                            mistake_styles, search)
 
 
 @functools.lru_cache(maxsize=None)
@@ -132,3 +140,34 @@ def test_every_written_mistake_loses_points_and_is_named_alike_in_both_styles(gr
     for style, grade in grades.items():
         assert grade["status"] == "ok" and grade["score"] < grade["max_score"], style
     assert {style: grade["mistakes"] for style, grade in grades.items()} == {style: [mistake.id] for style in grades}
+
+
+# -- where a correct style is not exactly the reference (outside what the shipped fixtures and rubric exercise) ----
+
+def test_dispatch_by_player_differs_from_the_reference_only_where_levels_do_not_alternate():
+    """The dispatch-dict style picks MAX-VALUE/MIN-VALUE by PLAYER(child); the reference alternates by function.
+    A fixture may declare levels that repeat a player (``levels: [max, max, min]``): there the two differ."""
+    tree = dataclasses.replace(random_tree(2, 3, -9, 9, "random", MAX, seed=3), levels=(MAX, MAX, MIN))
+    case = Case("levels max, max, min", TreeGame(tree), tree.root, {}, tree)
+    dispatch = load(STYLES / "dispatch_dict" / "alphabeta.py")
+    assert first_difference(dispatch, reference("alphabeta"), "alphabeta", [case]) is not None
+    assert first_difference(load(STYLES / "textbook" / "alphabeta.py"), reference("alphabeta"), "alphabeta",
+                            [case]) is None
+
+
+def test_the_pair_style_evaluates_a_terminal_root_which_the_contract_allows():
+    tree = Tree("A", {}, {"A": 4})
+    pairs = load(STYLES / "value_move_pairs" / "alphabeta.py")
+    trace = Trace("alphabeta", "A", visited=["A"])
+    assert pairs.alpha_beta_search(TracingGame(TreeGame(tree), trace), "A") is None and trace.evaluated == ["A"]
+    assert search(pairs, "alphabeta", Case("terminal", TreeGame(tree), "A", {}, tree))[2] == ()  # not held against it
+
+
+def test_the_explicit_stack_searches_deeper_than_the_recursion_limit():
+    nested = 1
+    for _ in range(sys.getrecursionlimit()):
+        nested = [nested, 0]
+    tree = from_nested(nested)
+    case = Case("a chain deeper than the recursion limit", TreeGame(tree), tree.root, {}, tree)
+    assert search(load(STYLES / "explicit_stack" / "alphabeta.py"), "alphabeta", case)[3:] == ("B", "")
+    assert search(reference("alphabeta"), "alphabeta", case)[4] == "RecursionError"
