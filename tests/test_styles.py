@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from abkit.game import MAX
+from abkit.game import MAX, MIN
 from abkit.loading import EXERCISES
 from abkit.randomtree import random_tree
 from abkit.trace import Trace, TracingGame
