@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import os
 import shutil
+import subprocess
 import sys
 
 import pytest
@@ -133,6 +135,34 @@ def test_every_correct_style_passes_abkit_check(abkit, tmp_path, style, exercise
     run = abkit("check", exercise, "--exercises", tmp_path, "--lang", "en")
     assert (run.status, "✗" in run.out) == (0, False), run.out
     assert f"{exercise}: all " in run.out
+
+
+@pytest.fixture(scope="module")
+def pytest_items(tmp_path_factory):
+    """Plain ``pytest`` run once, as a student runs it (exercises/conftest.py), over every correct style's folder:
+    (style, exercise) -> the outcome of each collected item (PASSED, FAILED, ERROR)."""
+    root = tmp_path_factory.mktemp("pytest-items")
+    (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    for style in correct_styles("alphabeta"):
+        (root / style).mkdir()
+        for path in _style_files(STYLES / style) + [EXERCISES / "info.yaml", EXERCISES / "conftest.py"]:
+            shutil.copy(path, root / style / path.name)
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider", "-p", "no:randomly",
+                          str(root)], cwd=root, capture_output=True, text=True, env={**os.environ, "ABKIT_LANG": "en"},
+                         timeout=600)
+    outcomes: dict[tuple[str, str], list[str]] = {}
+    for line in run.stdout.splitlines():
+        word, _, item = line.partition(" ")
+        if word in ("PASSED", "FAILED", "ERROR") and "/" in item:
+            style, _, rest = item.partition("/")
+            outcomes.setdefault((style, rest.split(".py")[0]), []).append(word)
+    return outcomes
+
+
+@pytest.mark.parametrize("style,exercise", _correct_gradings())
+def test_every_correct_style_passes_the_students_plain_pytest(pytest_items, style, exercise):
+    outcomes = pytest_items.get((style, exercise), [])
+    assert outcomes and set(outcomes) == {"PASSED"}, outcomes
 
 
 @PENDING
