@@ -80,9 +80,10 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
     if result.traceback:
         lines.append(f"{indent}{t('feedback.traceback', lang)}")
         lines.extend(_block(result.traceback, indent, markdown))
-    if show_tree and result.tree is not None and result.student is not None and len(result.student.visited) > 0:
+    drawn = render_tree(result.student, result.tree, result.prune_on_equality, lang, g, expected=result.expected) \
+        if show_tree and result.tree is not None and result.student is not None else []
+    if drawn:  # the search generated something on the tree
         lines.append(f"{indent}{t('feedback.tree', lang)}")
-        drawn = render_tree(result.student, result.tree, result.prune_on_equality, lang, g, expected=result.expected)
         lines.extend(_block(drawn, indent, markdown))
     return "\n".join(lines)
 
