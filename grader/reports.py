@@ -1,5 +1,9 @@
 """What a batch leaves behind (contract §4): per student ``results.json`` and ``feedback.md``; ``grades.csv``; a summary.
 
+The class files (``grades.csv``, ``summary.md``, ``histogram.svg``) sit at the top of the output folder and each
+student's files in ``students/<id>/`` (the contract said ``DIR/<student>/``: a student named ``grades.csv`` then
+collided with the gradebook).
+
 Every file is written atomically (a temporary file in the same folder, then a
 rename), so an interrupted batch never leaves half a file; ``results.json`` is
 written last, and its ``extra_data`` holds what the gradebook and the summary
@@ -28,6 +32,7 @@ from .rubric import Rubric
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn
 STATUSES = ("ok", "timeout", "crashed", "invalid")
+STUDENTS_FOLDER = "students"  # DIR/students/<id>/: each student's results.json and feedback.md
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -184,9 +189,15 @@ def _demote(markdown: str) -> str:
     return markdown.replace("### ", "#### ", 1) if markdown.startswith("### ") else markdown
 
 
+def student_folder(out: Path, student: str) -> Path:
+    """Where a student's files go: ``out/students/<student>/``, a folder of their own that no student id can
+    make collide with the class files (``grades.csv``, ``summary.md``, ``histogram.svg``) beside it."""
+    return out / STUDENTS_FOLDER / student
+
+
 def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
-    """Write ``out/<student>/feedback.md`` then ``results.json``; returns the results."""
-    folder = out / grade.student
+    """Write ``out/students/<student>/feedback.md`` then ``results.json``; returns the results."""
+    folder = student_folder(out, grade.student)
     results = results_json(grade, rubric, lang)
     write_atomic(folder / "feedback.md", feedback_markdown(grade, rubric, lang))
     write_atomic(folder / "results.json", json_text(results))
@@ -196,7 +207,7 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
 def read_results(out: Path, student: str) -> dict | None:
     """The saved results of ``student``, or ``None`` when there are none (or they cannot be read)."""
     try:
-        data = json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+        data = json.loads((student_folder(out, student) / "results.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("extra_data"), dict) else None

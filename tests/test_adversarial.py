@@ -150,7 +150,7 @@ def batch(tmp_path_factory):
 
 
 def feedback(batch, student: str) -> str:
-    return (batch["out"] / student / "feedback.md").read_text(encoding="utf-8")
+    return (batch["out"] / "students" / student / "feedback.md").read_text(encoding="utf-8")
 
 
 def test_the_batch_completes_with_a_row_for_every_student(batch):
