@@ -28,6 +28,8 @@ from .feedback import render_result
 from .grading import ExerciseGrade, StudentGrade, TestGrade
 from .mistakes import BY_ID
 from .rubric import Rubric
+from .safetext import csv_cell, markdown, terminal
+from .textree import UNICODE
 
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn
@@ -36,10 +38,11 @@ STUDENTS_FOLDER = "students"  # DIR/students/<id>/: each student's results.json 
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a part."""
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a part. Text that is not
+    valid Unicode (a file name that was not UTF-8) is written with ``?`` in its place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(temporary, "w", encoding="utf-8", newline="") as handle:
+    with open(temporary, "w", encoding="utf-8", errors="replace", newline="") as handle:
         handle.write(text)
     os.replace(temporary, path)
 
@@ -76,13 +79,14 @@ def number(value: float, digits: int = 2) -> float | int:
 # -- one student ---------------------------------------------------------------
 
 def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
-    """The Gradescope results of one student (top-level ``score``, ``tests[]``), with ``extra_data`` for the batch."""
+    """The Gradescope results of one student (top-level ``score``, ``tests[]``), with ``extra_data`` for the batch.
+    The ``output`` texts carry no control characters (Gradescope shows them as plain text, its default format)."""
     tests = []
     for exercise in grade.exercises.values():
         tests.extend(_gradescope_tests(exercise, rubric, lang))
     return {
         "score": number(grade.score),
-        "output": _overview(grade, rubric, lang),
+        "output": terminal(_overview(grade, rubric, lang)),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
@@ -98,14 +102,14 @@ def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
 
 def _gradescope_tests(exercise: ExerciseGrade, rubric: Rubric, lang: str) -> list[dict]:
     if not exercise.tests:  # no file, or it could not be loaded: one entry that says why
-        output = "\n".join([exercise.note, *exercise.traceback]).strip()
+        output = terminal("\n".join([exercise.note, *exercise.traceback]).strip())
         return [{"name": f"{exercise.exercise}.py", "score": 0, "max_score": number(exercise.max_score),
                  "status": "failed", "output": output, "visibility": "visible"}]
     entries = []
     for tg in exercise.tests:
         entries.append({"name": f"{exercise.exercise}: {tg.result.label(lang)}", "score": number(tg.score, 4),
                         "max_score": number(tg.max_score, 4), "status": "passed" if tg.result.passed else "failed",
-                        "output": "" if tg.result.passed else render_result(tg.result, lang, show_tree=False),
+                        "output": "" if tg.result.passed else terminal(render_result(tg.result, lang, show_tree=False)),
                         "visibility": rubric.visibility.get(tg.test.source, "visible")})
     return entries
 
@@ -135,11 +139,14 @@ def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
     if grade.notes:
         out += [""] + [f"- {note}" for note in grade.notes]
     for exercise in grade.exercises.values():
-        out += ["", *_exercise_markdown(exercise, lang)]
+        out += ["", *_exercise_markdown(exercise, lang, rubric.visibility)]
     return "\n".join(out) + "\n"
 
 
-def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
+def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str, str]) -> list[str]:
+    """One exercise's part of ``feedback.md``. A failing test that the rubric does not show students at once
+    (``visibility`` of its source other than ``visible``: the hidden fixtures) is named without its findings,
+    tree or output, which would show the hidden tree; results.json keeps them, under that visibility."""
     heading = t("grade.feedback.exercise", lang, exercise=exercise.exercise, file=exercise.file or f"{exercise.exercise}.py",
                 score=number(exercise.score), max_score=number(exercise.max_score))
     out = [f"## {heading}"]
@@ -161,8 +168,13 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
         out += ["", t("grade.feedback.all_passed", lang, total=len(exercise.tests))]
     if failed or not_run:
         out += ["", f"### {t('grade.feedback.failed', lang, count=len(failed) + not_run, total=len(exercise.tests))}"]
-    for k, tg in enumerate(failed[:MAX_TESTS_SHOWN]):
-        show_tree = k < TREES_SHOWN and drawable(tg)
+    drawn = 0
+    for tg in failed[:MAX_TESTS_SHOWN]:
+        if visibility.get(tg.test.source, "visible") != "visible":
+            out += ["", f"#### {UNICODE.bad} {tg.result.label(lang)} ({tg.result.name})", t("grade.feedback.hidden", lang)]
+            continue
+        show_tree = drawn < TREES_SHOWN and drawable(tg)
+        drawn += show_tree
         out += ["", _demote(render_result(tg.result, lang, markdown=True, show_tree=show_tree))]
     rest = failed[MAX_TESTS_SHOWN:]
     if rest:
@@ -196,10 +208,11 @@ def student_folder(out: Path, student: str) -> Path:
 
 
 def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
-    """Write ``out/students/<student>/feedback.md`` then ``results.json``; returns the results."""
+    """Write ``out/students/<student>/feedback.md`` (its HTML escaped: :func:`~grader.safetext.markdown`) then
+    ``results.json``; returns the results."""
     folder = student_folder(out, grade.student)
     results = results_json(grade, rubric, lang)
-    write_atomic(folder / "feedback.md", feedback_markdown(grade, rubric, lang))
+    write_atomic(folder / "feedback.md", markdown(feedback_markdown(grade, rubric, lang)))
     write_atomic(folder / "results.json", json_text(results))
     return results
 
@@ -216,14 +229,15 @@ def read_results(out: Path, student: str) -> dict | None:
 # -- the class -------------------------------------------------------------------
 
 def grades_csv(rows: list[dict], rubric: Rubric, lang: str) -> str:
-    """The gradebook: one row per student (sorted by id), status, score, max_score, one column per exercise."""
+    """The gradebook: one row per student (sorted by id), status, score, max_score, one column per exercise. An id
+    a spreadsheet would read as a formula is written with a leading ``'`` (:func:`~grader.safetext.csv_cell`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["student", "status", "score", "max_score", *rubric.points, "mistakes", "seed"])
     for results in sorted(rows, key=lambda r: r["extra_data"]["student"]):
         extra = results["extra_data"]
         mistakes = [m for e in extra["exercises"].values() for m in e.get("mistakes", [])]
-        writer.writerow([extra["student"], extra["status"], results["score"], extra["max_score"],
+        writer.writerow([csv_cell(terminal(extra["student"])), extra["status"], results["score"], extra["max_score"],
                          *(extra["exercises"].get(e, {}).get("score", 0) for e in rubric.points),
                          " ".join(mistakes), extra["seed"]])
     return buffer.getvalue()
@@ -312,4 +326,4 @@ def write_class(out: Path, rows: list[dict], rubric: Rubric, lang: str) -> None:
     """Write ``grades.csv``, ``summary.md`` and ``histogram.svg`` from every student's saved results."""
     write_atomic(out / "grades.csv", grades_csv(rows, rubric, lang))
     write_atomic(out / "histogram.svg", histogram_svg([float(r["score"]) for r in rows], rubric.max_score(), lang))
-    write_atomic(out / "summary.md", summary_markdown(rows, rubric, lang))
+    write_atomic(out / "summary.md", markdown(summary_markdown(rows, rubric, lang)))

@@ -27,6 +27,7 @@ from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
 from grader.batch import grade_batch
 from grader.confine import available
 from grader.rubric import load_rubric
+from grader.safetext import csv_cell
 from grader.sandbox import Limits
 
 CORPUS = Path(__file__).with_name("adversarial")
@@ -103,6 +104,11 @@ EXPECTED = {
     "syntax_error": ("crashed", 0, "could not be loaded: SyntaxError"),
     "missing_functions": ("ok", "raises_in_search", "max_value is missing from alphabeta.py"),
     "failing_import": ("crashed", 0, "could not be loaded: ModuleNotFoundError"),
+    # what the batch writes and shows: ids and student text
+    "grades.csv": ("ok", "max", ""),
+    '=HYPERLINK("https:--evil.example","grades")': ("ok", "max", ""),
+    "escapes": ("ok", "raises_in_max", "ValueError: not finished 31m<script>alert(1)"),  # in a code block: text
+    "escapes_at_import": ("crashed", 0, "could not be loaded: ValueError: 31m&lt;script&gt;alert(1)&lt;/script&gt;"),
 }
 
 
@@ -156,7 +162,7 @@ def feedback(batch, student: str) -> str:
 def test_the_batch_completes_with_a_row_for_every_student(batch):
     with open(batch["out"] / "grades.csv", encoding="utf-8", newline="") as handle:
         table = list(csv.DictReader(handle))
-    assert [row["student"] for row in table] == students()
+    assert [row["student"] for row in table] == [csv_cell(s) for s in students()]  # '=... for a formula
     assert {row["status"] for row in table} <= {"ok", "timeout", "crashed", "invalid"}
 
 
@@ -218,3 +224,30 @@ def test_process_creation_is_refused_and_the_grader_survives_an_attempt_to_kill_
     assert batch["result"].defences["seccomp"] is True
     assert "PermissionError" in feedback(batch, "fork_bomb")
     assert batch["rows"]["kills_grader"]["score"] == batch["rows"]["kills_grader"]["extra_data"]["max_score"]
+
+
+def outside_code(markdown: str) -> str:
+    """The lines of ``markdown`` outside fenced code blocks (where a renderer would read HTML)."""
+    kept, fence = [], False
+    for line in markdown.splitlines():
+        if line.lstrip(" ").startswith(("```", "~~~")):
+            fence = not fence
+        elif not fence:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def test_ids_and_student_text_are_shown_safely(batch):
+    out = batch["out"]
+    assert (out / "grades.csv").is_file() and (out / "students" / "grades.csv" / "feedback.md").is_file()
+    with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
+        ids = [row["student"] for row in csv.DictReader(handle)]
+    assert "'=HYPERLINK(\"https:--evil.example\",\"grades\")" in ids and not [i for i in ids if i.startswith("=")]
+    for student in ("escapes", "escapes_at_import"):
+        row = batch["rows"][student]
+        text = "\n".join([feedback(batch, student), row["output"], *(test["output"] for test in row["tests"])])
+        assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text
+        shown_as_markdown = outside_code(feedback(batch, student))  # results.json's outputs are plain text
+        assert "<script>" not in shown_as_markdown and "<img" not in shown_as_markdown
+    assert "alert(1)" in outside_code(feedback(batch, "escapes_at_import"))  # the student's words, shown as text
+
