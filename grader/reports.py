@@ -163,18 +163,17 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
         out += ["", f"### {_mistake_line(mistake_id, lang)}", "", t(f"mistake.{mistake_id}.why", lang), "",
                 t("grade.feedback.pseudocode", lang, line=mistake.line)]
     failed = [tg for tg in exercise.tests if not tg.result.passed and not tg.not_run]
+    failed.sort(key=lambda tg: not _shown(tg, visibility))  # the tests described in full come first
     not_run = sum(1 for tg in exercise.tests if tg.not_run)
     if exercise.tests and not failed and not not_run:
         out += ["", t("grade.feedback.all_passed", lang, total=len(exercise.tests))]
     if failed or not_run:
         out += ["", f"### {t('grade.feedback.failed', lang, count=len(failed) + not_run, total=len(exercise.tests))}"]
-    drawn = 0
-    for tg in failed[:MAX_TESTS_SHOWN]:
-        if visibility.get(tg.test.source, "visible") != "visible":
+    for k, tg in enumerate(failed[:MAX_TESTS_SHOWN]):
+        if not _shown(tg, visibility):
             out += ["", f"#### {UNICODE.bad} {tg.result.label(lang)} ({tg.result.name})", t("grade.feedback.hidden", lang)]
             continue
-        show_tree = drawn < TREES_SHOWN and drawable(tg)
-        drawn += show_tree
+        show_tree = k < TREES_SHOWN and drawable(tg)
         out += ["", _demote(render_result(tg.result, lang, markdown=True, show_tree=show_tree))]
     rest = failed[MAX_TESTS_SHOWN:]
     if rest:
@@ -183,6 +182,11 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
     if not_run:
         out += ["", t("grade.feedback.not_run", lang, count=not_run)]
     return out
+
+
+def _shown(tg: TestGrade, visibility: dict[str, str]) -> bool:
+    """Whether students see this test's details at once (its source's rubric visibility is ``visible``)."""
+    return visibility.get(tg.test.source, "visible") == "visible"
 
 
 def drawable(tg: TestGrade) -> bool:

@@ -90,9 +90,9 @@ def find_submissions(folder: str | Path) -> list[Submission]:
             mode = path.lstat().st_mode
         except OSError:  # pragma: no cover - vanished while listing
             continue
-        student = path.name[: -len(".zip")] if path.name.lower().endswith(".zip") else path.name
+        student = _student_id(path.name[: -len(".zip")] if path.name.lower().endswith(".zip") else path.name)
         if stat.S_ISDIR(mode):
-            entries.append(Submission(path.name, path))
+            entries.append(Submission(student, path))
         elif stat.S_ISLNK(mode):
             entries.append(Submission(student, path, _link_problem(folder, path)))
         elif not stat.S_ISREG(mode):
@@ -100,6 +100,15 @@ def find_submissions(folder: str | Path) -> list[Submission]:
         elif path.name.lower().endswith(".zip"):
             entries.append(Submission(student, path))
     return sorted(entries, key=lambda s: (s.student, s.path.name))
+
+
+def _student_id(name: str) -> str:
+    """The student id of an entry named ``name``: its bytes that are not UTF-8 written as ``\\xNN``.
+
+    >>> _student_id("caf\\udce9"), _student_id("김민준")
+    ('caf\\\\xe9', '김민준')
+    """
+    return os.fsencode(name).decode("utf-8", "backslashreplace") if not name.isascii() else name
 
 
 def _link_problem(folder: Path, link: Path) -> Message:

@@ -78,6 +78,25 @@ def test_feedback_names_the_mistake_and_the_pseudocode_line(graded):
     assert "First difference:" in text and "```" in text  # the compare findings and a drawn tree
 
 
+def test_feedback_names_hidden_tests_without_their_trees_and_results_keep_them_for_later(graded):
+    _, out = graded
+    hidden_blocks, kept = 0, 0
+    for student in EXPECTED:
+        text = (out / "students" / student / "feedback.md").read_text(encoding="utf-8")
+        for block in text.split("\n#### ")[1:]:
+            head, _, body = block.partition("\n")
+            if "/hidden/" in head:
+                hidden_blocks += 1
+                assert body.startswith("A hidden test: what went wrong in it is shown once the instructor publishes")
+                assert "```" not in body.split("\n####")[0] and "First difference" not in body.split("\n####")[0]
+        results = json.loads((out / "students" / student / "results.json").read_text(encoding="utf-8"))
+        for test in results["tests"]:
+            if "/hidden/" in test["output"]:  # the details, for Gradescope to show after publishing
+                assert test["visibility"] == "after_published"
+                kept += "First difference" in test["output"]
+    assert hidden_blocks >= 3 and kept >= hidden_blocks  # carol, dave and heidi fail hidden tests
+
+
 def test_statuses_explain_themselves(graded):
     _, out = graded
     erin = (out / "students" / "erin" / "feedback.md").read_text(encoding="utf-8")
