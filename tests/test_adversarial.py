@@ -108,13 +108,44 @@ EXPECTED = {
     "grades.csv": ("ok", "max", ""),
     '=HYPERLINK("https:--evil.example","grades")': ("ok", "max", ""),
     "escapes": ("ok", "raises_in_max", "ValueError: not finished 31m<script>alert(1)"),  # in a code block: text
+    # entries that are not regular files or folders (made at run time: git cannot hold them): never opened
+    "fifo": ("invalid", 0, "skipped alphabeta.py: it is not a regular file"),
+    "device": ("invalid", 0, "skipped alphabeta.py: it is not a regular file"),
+    "fifo_entry": ("invalid", 0, "is neither a folder nor a regular file"),
+    "link_outside": ("invalid", 0, "is a link leading outside the submissions folder"),
     "escapes_at_import": ("crashed", 0, "could not be loaded: ValueError: 31m&lt;script&gt;alert(1)&lt;/script&gt;"),
 }
 
 
+def _fifo(folder: Path) -> None:
+    (folder / "fifo").mkdir()
+    os.mkfifo(folder / "fifo" / "alphabeta.py")  # opened, it would block the grader forever
+
+
+def _device(folder: Path) -> None:
+    import stat
+
+    (folder / "device").mkdir()
+    os.mknod(folder / "device" / "alphabeta.py", 0o644 | stat.S_IFCHR, os.makedev(1, 8))  # /dev/random
+
+
+def _fifo_entry(folder: Path) -> None:
+    os.mkfifo(folder / "fifo_entry.zip")
+
+
+def _link_outside(folder: Path) -> None:
+    (folder / "link_outside").symlink_to(CORPUS / "correct")
+
+
+#: corpus students made at run time (FIFOs, devices and links cannot be committed)
+MADE = {"fifo": _fifo, "device": _device, "fifo_entry": _fifo_entry, "link_outside": _link_outside}
+#: a device file needs root (CI runs as root)
+ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
+
+
 def students() -> list[str]:
     """The corpus students run on this machine (the dangerous ones only where the OS contains them)."""
-    return sorted(s for s in EXPECTED if s not in DANGEROUS or LAYERS.get(DANGEROUS[s]))
+    return sorted(s for s in EXPECTED if (s not in DANGEROUS or LAYERS.get(DANGEROUS[s])) and (s != "device" or ROOT))
 
 
 def snapshot(decoy: Path) -> dict[str, str]:
@@ -140,7 +171,10 @@ def batch(tmp_path_factory):
     """The corpus graded once, with the kit and decoy files snapshotted before and after."""
     folder = tmp_path_factory.mktemp("class")
     for name in students():
-        shutil.copytree(CORPUS / name, folder / name)
+        if name in MADE:
+            MADE[name](folder)
+        else:
+            shutil.copytree(CORPUS / name, folder / name)
     rubric = tmp_path_factory.mktemp("rubric") / "rubric.yaml"
     rubric.write_text(RUBRIC, encoding="utf-8")
     out = tmp_path_factory.mktemp("out")
