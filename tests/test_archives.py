@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import shutil
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -282,8 +284,8 @@ def test_the_archives_size_and_its_table_of_contents_are_capped_before_it_is_par
     assert not parsed  # refused from the end record (or the size) alone
 
 
-def test_random_corruptions_of_an_archive_always_give_a_row_never_an_exception(tmp_path):
-    """3,000 seeded corruptions of a valid submission (flipped bytes, cuts, insertions, headers marked encrypted or
+def test_random_corruptions_of_an_archive_always_give_a_row_never_an_exception(tmp_path, request):
+    """2,000 seeded corruptions of a valid submission (flipped bytes, cuts, insertions, headers marked encrypted or
     stored), each graded up to running the code: every one is either graded or `invalid` with a reason."""
     import random
 
@@ -297,7 +299,10 @@ def test_random_corruptions_of_an_archive_always_give_a_row_never_an_exception(t
     stored = make_zip(tmp_path / "s.zip", [("alphabeta.py", REFERENCE)], zipfile.ZIP_STORED).read_bytes()
     rng = random.Random(12)
     statuses: dict[str, int] = {}
-    for k in range(3000):
+    if Path("/dev/shm").is_dir():  # memory: thousands of small files written and removed, whatever the disk's load
+        tmp_path = Path(tempfile.mkdtemp(prefix="abkit-fuzz-", dir="/dev/shm"))
+        request.addfinalizer(lambda: shutil.rmtree(tmp_path, ignore_errors=True))
+    for k in range(2000):
         data = bytearray(whole if k % 3 else stored)
         how = k % 5
         if how == 0:
@@ -317,4 +322,57 @@ def test_random_corruptions_of_an_archive_always_give_a_row_never_an_exception(t
         assert grade.status in ("ok", "invalid")
         if grade.status == "invalid":
             assert grade.notes and grade.notes[0]
-    assert statuses["invalid"] > 1000 and statuses["ok"] > 50 and len(ran) == statuses["ok"]
+    assert statuses["invalid"] > 1000 and statuses["ok"] > 30 and len(ran) == statuses["ok"]
+
+
+def test_a_folder_that_cannot_be_listed_or_a_file_that_cannot_be_read_is_named_with_the_reason(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    student = tmp_path / "class" / "sam"
+    for folder in ("locked", ".git", "hw"):
+        (student / folder).mkdir(parents=True)
+    (student / ".git" / "alphabeta.py").write_bytes(BROKEN)  # hidden folders are not looked into
+    (student / "hw" / "alphabeta.py").write_bytes(REFERENCE)
+    (student / "minimax.py").write_bytes(REFERENCE)
+    scandir, read = os.scandir, submissions.read_regular
+
+    def refuse(path="."):
+        if str(path).endswith("locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return scandir(path)
+
+    def unreadable(path, limit):
+        if path.name == "minimax.py":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return read(path, limit)
+
+    monkeypatch.setattr(os, "scandir", refuse)  # what a folder without read permission does (root ignores it)
+    monkeypatch.setattr(submissions, "read_regular", unreadable)
+    unpacked = unpack(submissions.find_submissions(tmp_path / "class")[0], tmp_path / "out")
+    assert unpacked.files == ["hw/alphabeta.py"]
+    assert [m.render("en") for m in unpacked.skipped] == ["skipped locked: it could not be read (Permission denied).",
+                                                          "skipped minimax.py: it could not be read (Permission denied)."]
+
+
+def test_too_many_files_in_a_folder_are_skipped(tmp_path, monkeypatch):
+    monkeypatch.setattr(submissions, "MAX_FILES", 2)
+    student = tmp_path / "class" / "many"
+    student.mkdir(parents=True)
+    for i in range(4):
+        (student / f"f{i}.py").write_bytes(b"x = 1\n")
+    unpacked = unpack(submissions.find_submissions(tmp_path / "class")[0], tmp_path / "out")
+    assert unpacked.files == ["f0.py", "f1.py"] and set(skipped(unpacked).values()) == {"grade.skipped.large"}
+
+
+def test_an_archive_that_is_not_a_regular_file_is_unreadable_and_its_fingerprint_does_not_block(tmp_path, monkeypatch):
+    import os
+
+    os.mkfifo(tmp_path / "pipe.zip")
+    entry = Submission("pipe", tmp_path / "pipe.zip")  # made by hand: find_submissions would give it a problem
+    assert unpack(entry, tmp_path / "out").unreadable.key == "grade.unreadable_zip"
+    assert len(submissions.fingerprint(entry)) == 64
+    archive = make_zip(tmp_path / "a.zip", [("alphabeta.py", REFERENCE)])
+    whole = submissions.fingerprint(Submission("a", archive))
+    monkeypatch.setattr(submissions, "MAX_ARCHIVE_BYTES", 10)  # only the first MiB is hashed: the archive is refused
+    assert submissions.fingerprint(Submission("a", archive)) == whole
