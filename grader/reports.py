@@ -171,7 +171,8 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
         out += ["", f"### {t('grade.feedback.failed', lang, count=len(failed) + not_run, total=len(exercise.tests))}"]
     for k, tg in enumerate(failed[:MAX_TESTS_SHOWN]):
         if not _shown(tg, visibility):
-            out += ["", f"#### {UNICODE.bad} {tg.result.label(lang)} ({tg.result.name})", t("grade.feedback.hidden", lang)]
+            out += ["", f"#### {UNICODE.bad} {tg.result.label(lang)} ({tg.result.name})",
+                    t("grade.feedback.hidden", lang)]
             continue
         show_tree = k < TREES_SHOWN and drawable(tg)
         out += ["", _demote(render_result(tg.result, lang, markdown=True, show_tree=show_tree))]

@@ -4,6 +4,9 @@
 Python files (and only those) into a fresh working folder, skipping archive
 entries that would land outside it, and :func:`pick_files` finds each exercise
 file by name at any depth: the shallowest wins, then the first in sorted order.
+Nothing that is not a regular file or a folder (a link, a FIFO, a device, a
+socket) is ever opened, and nothing an archive's bytes make zipfile raise
+escapes: the student is ``invalid`` or the entry skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -265,14 +268,16 @@ def _unzip(path: Path, result: Unpacked) -> None:
         with _open_regular(path) as handle:
             size = os.fstat(handle.fileno()).st_size
             if size > MAX_ARCHIVE_BYTES:
-                result.unreadable = Message("grade.zip_large", size=size // 1_000_000, limit=MAX_ARCHIVE_BYTES // 1_000_000)
+                result.unreadable = Message("grade.zip_large", size=size // 1_000_000,
+                                            limit=MAX_ARCHIVE_BYTES // 1_000_000)
                 return
             result.unreadable = _directory_problem(handle)
             if result.unreadable is None:
                 with zipfile.ZipFile(handle) as archive:
                     _extract(archive, result)
     except Exception as error:  # noqa: BLE001 - zipfile raises anything on hostile bytes (struct.error, zlib.error...)
-        result.unreadable = Message("grade.unreadable_zip", reason=f"{type(error).__name__}: {error}"[:300])
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else f"{type(error).__name__}: {error}"
+        result.unreadable = Message("grade.unreadable_zip", reason=reason[:300])  # never the instructor's paths
     if result.unreadable is not None:
         for name in result.files:  # nothing of a broken archive is graded
             with contextlib.suppress(OSError):
