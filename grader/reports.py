@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape
 from abkit.i18n import t
 
 from .feedback import render_result
-from .grading import ExerciseGrade, StudentGrade, TestGrade
+from .grading import AHEAD, ExerciseGrade, StudentGrade, TestGrade
 from .mistakes import BY_ID
 from .rubric import Rubric
 from .safetext import csv_cell, markdown, terminal
@@ -138,22 +138,35 @@ def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
            "", t("grade.report.seed", lang, seed=grade.seed, rule=t(f"grade.rule.{rubric.rule}", lang))]
     if grade.notes:
         out += [""] + [f"- {note}" for note in grade.notes]
+    saw_hidden = False  # one process (and one folder) serves all the exercises: what it saw, it may still show
     for exercise in grade.exercises.values():
-        out += ["", *_exercise_markdown(exercise, lang, rubric.visibility)]
+        loaded = bool(exercise.replies or exercise.functions)
+        saw_hidden |= loaded and any(not _visible(test.source, rubric.visibility) for test in _sent(exercise))
+        out += ["", *_exercise_markdown(exercise, lang, rubric.visibility, show_output=not (loaded and saw_hidden))]
     return "\n".join(out) + "\n"
 
 
-def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str, str]) -> list[str]:
+def _sent(exercise: ExerciseGrade) -> list:
+    """The tests of a loaded ``exercise`` its process may have received: the answered ones and the
+    :data:`~grader.grading.AHEAD` sent after them without an answer (the process ended during one of them)."""
+    unanswered = [test for test in exercise.planned if test.id not in exercise.replies]
+    return [test for test in exercise.planned if test.id in exercise.replies] + unanswered[:AHEAD]
+
+
+def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str, str],
+                       show_output: bool = True) -> list[str]:
     """One exercise's part of ``feedback.md``. A failing test that the rubric does not show students at once
     (``visibility`` of its source other than ``visible``: the hidden fixtures) is named without its findings,
-    tree or output, which would show the hidden tree; results.json keeps them, under that visibility."""
+    tree or output, which would show the hidden tree; results.json keeps them, under that visibility. Unless
+    ``show_output``, what the process printed before it ended is withheld too: it had received a hidden test by
+    then and could print its tree. (A traceback at loading is shown: its message is in the note anyway.)"""
     heading = t("grade.feedback.exercise", lang, exercise=exercise.exercise, file=exercise.file or f"{exercise.exercise}.py",
                 score=number(exercise.score), max_score=number(exercise.max_score))
     out = [f"## {heading}"]
     if exercise.note:
         out += ["", exercise.note]
     if exercise.traceback:
-        out += ["", "```", *exercise.traceback, "```"]
+        out += ["", "```", *exercise.traceback, "```"] if show_output else ["", t("grade.feedback.output_withheld", lang)]
     if exercise.categories and any(total for _, total in exercise.categories.values()):
         parts = [t("grade.feedback.category", lang, category=t(f"grade.category.{c}", lang), passed=p, total=n)
                  for c, (p, n) in exercise.categories.items() if n]
@@ -187,7 +200,11 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
 
 def _shown(tg: TestGrade, visibility: dict[str, str]) -> bool:
     """Whether students see this test's details at once (its source's rubric visibility is ``visible``)."""
-    return visibility.get(tg.test.source, "visible") == "visible"
+    return _visible(tg.test.source, visibility)
+
+
+def _visible(source: str, visibility: dict[str, str]) -> bool:
+    return visibility.get(source, "visible") == "visible"
 
 
 def drawable(tg: TestGrade) -> bool:

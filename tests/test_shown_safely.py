@@ -81,3 +81,48 @@ def test_any_student_id_gets_its_row_and_the_class_files_are_written(odd_ids):
     with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
         ids = {row["student"] for row in csv.DictReader(handle)}
     assert ids == {"'=1+1", "clear", "summary.md", "histogram.svg", "caf\\xe9"}
+
+
+ECHO = '''\
+import os
+
+CALLS = [0]
+
+
+def alpha_beta_search(game, state):
+    CALLS[0] += 1
+    os.write(2, ("SEEN %s %s\\n" % (state, game.actions(state))).encode())  # straight to the process's log
+    if CALLS[0] > {calls}:
+        os._exit(5)
+    return None
+
+
+def max_value(game, state, alpha, beta):
+    return 0
+
+
+def min_value(game, state, alpha, beta):
+    return 0
+'''
+
+
+@pytest.mark.parametrize("sources", ["[public, hidden]", "[public]"])
+def test_what_a_process_printed_before_it_ended_is_withheld_once_it_received_a_hidden_test(tmp_path, sources):
+    from grader.grading import Grader
+
+    rubric_path = tmp_path / "rubric.yaml"
+    rubric_path.write_text(f"fixtures: {sources}\nrandom_trees: {{count: 0}}\ndirect_tests: 0\n"
+                           "exercises: {alphabeta: {values: 1}}\n", encoding="utf-8")
+    rubric = load_rubric(rubric_path)
+    tests = Grader(rubric).tests_for("echo")["alphabeta"]
+    public = sum(1 for test in tests if test.source == "public")  # it ends on the first hidden test, else the last
+    public -= sources == "[public]"
+    (tmp_path / "class" / "echo").mkdir(parents=True)
+    (tmp_path / "class" / "echo" / "alphabeta.py").write_text(ECHO.format(calls=public), encoding="utf-8")
+    grade_batch(tmp_path / "class", tmp_path / "out", rubric, jobs=1, limits=Limits(test_seconds=5))
+    text = (tmp_path / "out" / "students" / "echo" / "feedback.md").read_text(encoding="utf-8")
+    assert "exit status 5" in text
+    if sources == "[public]":  # it died on the last public test: its output shows only public trees
+        assert "SEEN" in text and "is not shown" not in text
+    else:  # it died on the first hidden test, having printed its tree
+        assert "SEEN" not in text and "What the program printed is not shown" in text
