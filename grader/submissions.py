@@ -94,8 +94,8 @@ def find_submissions(folder: str | Path) -> list[Submission]:
         except OSError:  # pragma: no cover - vanished while listing
             continue
         student = _student_id(path.name[: -len(".zip")] if path.name.lower().endswith(".zip") else path.name)
-        if stat.S_ISDIR(mode):
-            entries.append(Submission(student, path))
+        if stat.S_ISDIR(mode):  # a folder's id is its whole name, even one ending in .zip
+            entries.append(Submission(_student_id(path.name), path))
         elif stat.S_ISLNK(mode):
             entries.append(Submission(student, path, _link_problem(folder, path)))
         elif not stat.S_ISREG(mode):

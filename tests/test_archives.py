@@ -202,8 +202,9 @@ def test_entries_of_the_class_folder_that_are_not_folders_or_regular_zips_get_a_
     os.mkfifo(folder / "erin.zip")
     os.mkfifo(folder / "fred")
     (folder / "notes.txt").write_text("not a student", encoding="utf-8")
+    (folder / "gus.zip").mkdir()  # a folder: its id is its whole name
     entries = {e.student: e for e in submissions.find_submissions(folder)}
-    assert sorted(entries) == ["alice", "bob", "carol", "dan", "erin", "fred"]
+    assert sorted(entries) == ["alice", "bob", "carol", "dan", "erin", "fred", "gus.zip"]
     problems = {name: e.problem.key for name, e in entries.items() if e.problem is not None}
     assert problems == {"bob": "grade.entry.link_outside", "carol": "grade.entry.link_inside",
                         "dan": "grade.entry.link_outside", "erin": "grade.entry.special", "fred": "grade.entry.special"}
@@ -216,7 +217,8 @@ def test_entries_of_the_class_folder_that_are_not_folders_or_regular_zips_get_a_
     result = grade_batch(folder, tmp_path / "grades", load_rubric(rubric), jobs=1, limits=Limits(test_seconds=5))
     rows = {r["extra_data"]["student"]: r for r in result.rows}
     assert {s: r["extra_data"]["status"] for s, r in rows.items()} == {
-        "alice": "ok", "bob": "invalid", "carol": "invalid", "dan": "invalid", "erin": "invalid", "fred": "invalid"}
+        "alice": "ok", "bob": "invalid", "carol": "invalid", "dan": "invalid", "erin": "invalid", "fred": "invalid",
+        "gus.zip": "invalid"}
     text = (tmp_path / "grades" / "students" / "carol" / "feedback.md").read_text(encoding="utf-8")
     assert "is a link to another entry of the submissions folder" in text
 
