@@ -33,6 +33,7 @@ from abkit.i18n import t
 
 from .grading import Grader, weaker
 from .reports import number, read_results, write_class, write_student
+from .safetext import terminal
 from .rubric import Rubric
 from .sandbox import LIVE, ForkServer, Limits
 from .submissions import Submission, SubmissionsError, find_submissions
@@ -303,7 +304,7 @@ class Progress:
 
     def __call__(self, done: int, total: int, grade: Outcome) -> None:
         self.done = done
-        line = t("grade.progress.line", self.lang, done=done, total=total, student=grade.student,
+        line = t("grade.progress.line", self.lang, done=done, total=total, student=terminal(grade.student),
                  status=t(f"grade.status.{grade.status}", self.lang), score=number(grade.score),
                  max_score=number(grade.max_score))
         if not self.tty:
@@ -314,5 +315,5 @@ class Progress:
         filled = round(24 * done / total)
         bar = "█" * filled + "░" * (24 - filled)
         text = t("grade.progress.bar", self.lang, bar=bar, done=done, total=total,
-                 eta=f"{int(eta) // 60}:{int(eta) % 60:02d}", student=grade.student)
+                 eta=f"{int(eta) // 60}:{int(eta) % 60:02d}", student=terminal(grade.student))
         print(f"\r\033[K{text}", end="" if done < total else "\n", file=self.stream, flush=True)

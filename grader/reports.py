@@ -1,5 +1,9 @@
 """What a batch leaves behind (contract §4): per student ``results.json`` and ``feedback.md``; ``grades.csv``; a summary.
 
+The class files (``grades.csv``, ``summary.md``, ``histogram.svg``) sit at the top of the output folder and each
+student's files in ``students/<id>/`` (the contract said ``DIR/<student>/``: a student named ``grades.csv`` then
+collided with the gradebook).
+
 Every file is written atomically (a temporary file in the same folder, then a
 rename), so an interrupted batch never leaves half a file; ``results.json`` is
 written last, and its ``extra_data`` holds what the gradebook and the summary
@@ -21,20 +25,24 @@ from xml.sax.saxutils import escape
 from abkit.i18n import t
 
 from .feedback import render_result
-from .grading import ExerciseGrade, StudentGrade, TestGrade
+from .grading import AHEAD, ExerciseGrade, StudentGrade, TestGrade
 from .mistakes import BY_ID
 from .rubric import Rubric
+from .safetext import csv_cell, markdown, terminal
+from .textree import UNICODE
 
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn
 STATUSES = ("ok", "timeout", "crashed", "invalid")
+STUDENTS_FOLDER = "students"  # DIR/students/<id>/: each student's results.json and feedback.md
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a part."""
+    """Write ``text`` to ``path`` so that readers see the old file or the new one, never a part. Text that is not
+    valid Unicode (a file name that was not UTF-8) is written with ``?`` in its place."""
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(temporary, "w", encoding="utf-8", newline="") as handle:
+    with open(temporary, "w", encoding="utf-8", errors="replace", newline="") as handle:
         handle.write(text)
     os.replace(temporary, path)
 
@@ -71,13 +79,14 @@ def number(value: float, digits: int = 2) -> float | int:
 # -- one student ---------------------------------------------------------------
 
 def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
-    """The Gradescope results of one student (top-level ``score``, ``tests[]``), with ``extra_data`` for the batch."""
+    """The Gradescope results of one student (top-level ``score``, ``tests[]``), with ``extra_data`` for the batch.
+    The ``output`` texts carry no control characters (Gradescope shows them as plain text, its default format)."""
     tests = []
     for exercise in grade.exercises.values():
         tests.extend(_gradescope_tests(exercise, rubric, lang))
     return {
         "score": number(grade.score),
-        "output": _overview(grade, rubric, lang),
+        "output": terminal(_overview(grade, rubric, lang)),
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "tests": tests,
@@ -93,14 +102,14 @@ def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
 
 def _gradescope_tests(exercise: ExerciseGrade, rubric: Rubric, lang: str) -> list[dict]:
     if not exercise.tests:  # no file, or it could not be loaded: one entry that says why
-        output = "\n".join([exercise.note, *exercise.traceback]).strip()
+        output = terminal("\n".join([exercise.note, *exercise.traceback]).strip())
         return [{"name": f"{exercise.exercise}.py", "score": 0, "max_score": number(exercise.max_score),
                  "status": "failed", "output": output, "visibility": "visible"}]
     entries = []
     for tg in exercise.tests:
         entries.append({"name": f"{exercise.exercise}: {tg.result.label(lang)}", "score": number(tg.score, 4),
                         "max_score": number(tg.max_score, 4), "status": "passed" if tg.result.passed else "failed",
-                        "output": "" if tg.result.passed else render_result(tg.result, lang, show_tree=False),
+                        "output": "" if tg.result.passed else terminal(render_result(tg.result, lang, show_tree=False)),
                         "visibility": rubric.visibility.get(tg.test.source, "visible")})
     return entries
 
@@ -129,19 +138,35 @@ def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
            "", t("grade.report.seed", lang, seed=grade.seed, rule=t(f"grade.rule.{rubric.rule}", lang))]
     if grade.notes:
         out += [""] + [f"- {note}" for note in grade.notes]
+    saw_hidden = False  # one process (and one folder) serves all the exercises: what it saw, it may still show
     for exercise in grade.exercises.values():
-        out += ["", *_exercise_markdown(exercise, lang)]
+        loaded = bool(exercise.replies or exercise.functions)
+        saw_hidden |= loaded and any(not _visible(test.source, rubric.visibility) for test in _sent(exercise))
+        out += ["", *_exercise_markdown(exercise, lang, rubric.visibility, show_output=not (loaded and saw_hidden))]
     return "\n".join(out) + "\n"
 
 
-def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
+def _sent(exercise: ExerciseGrade) -> list:
+    """The tests of a loaded ``exercise`` its process may have received: the answered ones and the
+    :data:`~grader.grading.AHEAD` sent after them without an answer (the process ended during one of them)."""
+    unanswered = [test for test in exercise.planned if test.id not in exercise.replies]
+    return [test for test in exercise.planned if test.id in exercise.replies] + unanswered[:AHEAD]
+
+
+def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str, str],
+                       show_output: bool = True) -> list[str]:
+    """One exercise's part of ``feedback.md``. A failing test that the rubric does not show students at once
+    (``visibility`` of its source other than ``visible``: the hidden fixtures) is named without its findings,
+    tree or output, which would show the hidden tree; results.json keeps them, under that visibility. Unless
+    ``show_output``, what the process printed before it ended is withheld too: it had received a hidden test by
+    then and could print its tree. (A traceback at loading is shown: its message is in the note anyway.)"""
     heading = t("grade.feedback.exercise", lang, exercise=exercise.exercise, file=exercise.file or f"{exercise.exercise}.py",
                 score=number(exercise.score), max_score=number(exercise.max_score))
     out = [f"## {heading}"]
     if exercise.note:
         out += ["", exercise.note]
     if exercise.traceback:
-        out += ["", "```", *exercise.traceback, "```"]
+        out += ["", "```", *exercise.traceback, "```"] if show_output else ["", t("grade.feedback.output_withheld", lang)]
     if exercise.categories and any(total for _, total in exercise.categories.values()):
         parts = [t("grade.feedback.category", lang, category=t(f"grade.category.{c}", lang), passed=p, total=n)
                  for c, (p, n) in exercise.categories.items() if n]
@@ -151,12 +176,17 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
         out += ["", f"### {_mistake_line(mistake_id, lang)}", "", t(f"mistake.{mistake_id}.why", lang), "",
                 t("grade.feedback.pseudocode", lang, line=mistake.line)]
     failed = [tg for tg in exercise.tests if not tg.result.passed and not tg.not_run]
+    failed.sort(key=lambda tg: not _shown(tg, visibility))  # the tests described in full come first
     not_run = sum(1 for tg in exercise.tests if tg.not_run)
     if exercise.tests and not failed and not not_run:
         out += ["", t("grade.feedback.all_passed", lang, total=len(exercise.tests))]
     if failed or not_run:
         out += ["", f"### {t('grade.feedback.failed', lang, count=len(failed) + not_run, total=len(exercise.tests))}"]
     for k, tg in enumerate(failed[:MAX_TESTS_SHOWN]):
+        if not _shown(tg, visibility):
+            out += ["", f"#### {UNICODE.bad} {tg.result.label(lang)} ({tg.result.name})",
+                    t("grade.feedback.hidden", lang)]
+            continue
         show_tree = k < TREES_SHOWN and drawable(tg)
         out += ["", _demote(render_result(tg.result, lang, markdown=True, show_tree=show_tree))]
     rest = failed[MAX_TESTS_SHOWN:]
@@ -166,6 +196,15 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str) -> list[str]:
     if not_run:
         out += ["", t("grade.feedback.not_run", lang, count=not_run)]
     return out
+
+
+def _shown(tg: TestGrade, visibility: dict[str, str]) -> bool:
+    """Whether students see this test's details at once (its source's rubric visibility is ``visible``)."""
+    return _visible(tg.test.source, visibility)
+
+
+def _visible(source: str, visibility: dict[str, str]) -> bool:
+    return visibility.get(source, "visible") == "visible"
 
 
 def drawable(tg: TestGrade) -> bool:
@@ -182,11 +221,18 @@ def _demote(markdown: str) -> str:
     return markdown.replace("### ", "#### ", 1) if markdown.startswith("### ") else markdown
 
 
+def student_folder(out: Path, student: str) -> Path:
+    """Where a student's files go: ``out/students/<student>/``, a folder of their own that no student id can
+    make collide with the class files (``grades.csv``, ``summary.md``, ``histogram.svg``) beside it."""
+    return out / STUDENTS_FOLDER / student
+
+
 def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
-    """Write ``out/<student>/feedback.md`` then ``results.json``; returns the results."""
-    folder = out / grade.student
+    """Write ``out/students/<student>/feedback.md`` (its HTML escaped: :func:`~grader.safetext.markdown`) then
+    ``results.json``; returns the results."""
+    folder = student_folder(out, grade.student)
     results = results_json(grade, rubric, lang)
-    write_atomic(folder / "feedback.md", feedback_markdown(grade, rubric, lang))
+    write_atomic(folder / "feedback.md", markdown(feedback_markdown(grade, rubric, lang)))
     write_atomic(folder / "results.json", json_text(results))
     return results
 
@@ -194,7 +240,7 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
 def read_results(out: Path, student: str) -> dict | None:
     """The saved results of ``student``, or ``None`` when there are none (or they cannot be read)."""
     try:
-        data = json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+        data = json.loads((student_folder(out, student) / "results.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) and isinstance(data.get("extra_data"), dict) else None
@@ -203,14 +249,15 @@ def read_results(out: Path, student: str) -> dict | None:
 # -- the class -------------------------------------------------------------------
 
 def grades_csv(rows: list[dict], rubric: Rubric, lang: str) -> str:
-    """The gradebook: one row per student (sorted by id), status, score, max_score, one column per exercise."""
+    """The gradebook: one row per student (sorted by id), status, score, max_score, one column per exercise. An id
+    a spreadsheet would read as a formula is written with a leading ``'`` (:func:`~grader.safetext.csv_cell`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["student", "status", "score", "max_score", *rubric.points, "mistakes", "seed"])
     for results in sorted(rows, key=lambda r: r["extra_data"]["student"]):
         extra = results["extra_data"]
         mistakes = [m for e in extra["exercises"].values() for m in e.get("mistakes", [])]
-        writer.writerow([extra["student"], extra["status"], results["score"], extra["max_score"],
+        writer.writerow([csv_cell(terminal(extra["student"])), extra["status"], results["score"], extra["max_score"],
                          *(extra["exercises"].get(e, {}).get("score", 0) for e in rubric.points),
                          " ".join(mistakes), extra["seed"]])
     return buffer.getvalue()
@@ -299,4 +346,4 @@ def write_class(out: Path, rows: list[dict], rubric: Rubric, lang: str) -> None:
     """Write ``grades.csv``, ``summary.md`` and ``histogram.svg`` from every student's saved results."""
     write_atomic(out / "grades.csv", grades_csv(rows, rubric, lang))
     write_atomic(out / "histogram.svg", histogram_svg([float(r["score"]) for r in rows], rubric.max_score(), lang))
-    write_atomic(out / "summary.md", summary_markdown(rows, rubric, lang))
+    write_atomic(out / "summary.md", markdown(summary_markdown(rows, rubric, lang)))

@@ -4,16 +4,22 @@
 Python files (and only those) into a fresh working folder, skipping archive
 entries that would land outside it, and :func:`pick_files` finds each exercise
 file by name at any depth: the shallowest wins, then the first in sorted order.
+Nothing that is not a regular file or a folder (a link, a FIFO, a device, a
+socket) is ever opened, and nothing an archive's bytes make zipfile raise
+escapes: the student is ``invalid`` or the entry skipped, with the reason.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import os
 import stat
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Iterator
 
 from abkit.i18n import Message
 
@@ -22,6 +28,10 @@ MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
 MAX_FILES = 2000
 MAX_ENTRIES = 20_000            # entries in one archive, of any kind: more is a bomb of names
 MAX_RATIO = 100                 # uncompressed / compressed size of one archive entry (text deflates ~4-10x)
+MAX_ARCHIVE_BYTES = 200_000_000  # one student's .zip (an LMS download with a PDF or two fits many times over)
+MAX_DIRECTORY_BYTES = 8_000_000  # an archive's central directory: MAX_ENTRIES entries with long names
+SHOWN_NAME = 200                # characters of a path shown in a message (over-long paths are cut)
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
 
 
 class SubmissionsError(ValueError):
@@ -32,16 +42,25 @@ class SubmissionsError(ValueError):
         super().__init__(str(self.message))
 
 
+class NotRegular(OSError):
+    """A path that is not a regular file (a FIFO, a device, a socket, a link) where one was to be read."""
+
+
 @dataclass(frozen=True)
 class Submission:
-    """One student's entry: ``path`` is a folder or a ``.zip``; ``student`` its name without ``.zip``."""
+    """One student's entry: ``path`` is a folder or a ``.zip``; ``student`` its name without ``.zip``.
+
+    problem: why the entry is not opened at all (a link, a FIFO, a device, a socket): the student gets an
+    ``invalid`` row saying so.
+    """
 
     student: str
     path: Path
+    problem: Message | None = field(default=None, compare=False)
 
     @property
     def is_zip(self) -> bool:
-        return self.path.suffix.lower() == ".zip" and self.path.is_file()
+        return self.problem is None and self.path.suffix.lower() == ".zip" and not self.path.is_dir()
 
 
 @dataclass
@@ -50,7 +69,7 @@ class Unpacked:
 
     files: relative paths (POSIX) of the files copied; skipped: archive entries or
     files left out, each with a :class:`Message` saying why; unreadable: the
-    entry could not be read at all (a broken archive), with the reason.
+    entry could not be read at all (a broken archive, a link, a FIFO), with the reason.
     """
 
     root: Path
@@ -60,7 +79,9 @@ class Unpacked:
 
 
 def find_submissions(folder: str | Path) -> list[Submission]:
-    """Every student entry of ``folder``, sorted by student id (hidden entries and other files are ignored)."""
+    """Every student entry of ``folder``, sorted by student id: each folder and ``.zip``, and each entry that is
+    neither a regular file nor a folder (a link, a FIFO, a device, a socket), which is never opened and gets a
+    ``problem``. Hidden entries and other regular files are ignored."""
     folder = Path(folder)
     if not folder.is_dir():
         raise SubmissionsError("grade.no_folder", path=folder)
@@ -68,41 +89,162 @@ def find_submissions(folder: str | Path) -> list[Submission]:
     for path in folder.iterdir():
         if path.name.startswith((".", "__MACOSX")):
             continue
-        if path.is_dir() and not path.is_symlink():
-            entries.append(Submission(path.name, path))
-        elif path.suffix.lower() == ".zip" and path.is_file():
-            entries.append(Submission(path.name[: -len(".zip")], path))
+        try:
+            mode = path.lstat().st_mode
+        except OSError:  # pragma: no cover - vanished while listing
+            continue
+        student = _student_id(path.name[: -len(".zip")] if path.name.lower().endswith(".zip") else path.name)
+        if stat.S_ISDIR(mode):  # a folder's id is its whole name, even one ending in .zip
+            entries.append(Submission(_student_id(path.name), path))
+        elif stat.S_ISLNK(mode):
+            entries.append(Submission(student, path, _link_problem(folder, path)))
+        elif not stat.S_ISREG(mode):
+            entries.append(Submission(student, path, Message("grade.entry.special", name=path.name)))
+        elif path.name.lower().endswith(".zip"):
+            entries.append(Submission(student, path))
     return sorted(entries, key=lambda s: (s.student, s.path.name))
+
+
+def _student_id(name: str) -> str:
+    """The student id of an entry named ``name``: its bytes that are not UTF-8 written as ``\\xNN``.
+
+    >>> _student_id("caf\\udce9"), _student_id("김민준")
+    ('caf\\\\xe9', '김민준')
+    """
+    return os.fsencode(name).decode("utf-8", "backslashreplace") if not name.isascii() else name
+
+
+def _link_problem(folder: Path, link: Path) -> Message:
+    """Why the link ``link`` in the class folder is not followed: it leaves the folder, or it names another
+    entry (graded under that entry's own id, not twice)."""
+    try:
+        inside = link.resolve(strict=True).is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):  # a dangling link or a loop
+        inside = False
+    return Message("grade.entry.link_inside" if inside else "grade.entry.link_outside", name=link.name)
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """At most ``limit`` bytes of ``path`` if it is a regular file; :class:`NotRegular` (an ``OSError``) if it is
+    anything else. Checked before opening (a FIFO is never opened), opened without following a link or
+    blocking, and checked again on the open file."""
+    with _open_regular(path) as handle:
+        return handle.read(limit)
+
+
+def _open_regular(path: Path):
+    """``path`` opened for reading (binary) if it is a regular file; :class:`NotRegular` otherwise."""
+    if not stat.S_ISREG(os.lstat(path).st_mode):
+        raise NotRegular(errno.EINVAL, "not a regular file", str(path))
+    descriptor = os.open(path, _OPEN_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # pragma: no cover - replaced after the check
+            raise NotRegular(errno.EINVAL, "not a regular file", str(path))
+        return os.fdopen(descriptor, "rb")
+    except BaseException:  # pragma: no cover - only after the file was replaced
+        os.close(descriptor)
+        raise
 
 
 def fingerprint(submission: Submission) -> str:
     """A hash of everything of the entry that grading reads (its Python files, or the archive's bytes)."""
     digest = hashlib.sha256()
-    if submission.is_zip:
-        digest.update(submission.path.read_bytes())
+    if submission.problem is not None:
+        digest.update(f"problem/{submission.problem.key}".encode())
+    elif submission.is_zip:
+        try:
+            with _open_regular(submission.path) as handle:
+                for _ in range(MAX_ARCHIVE_BYTES // (1 << 20) + 1):
+                    chunk = handle.read(1 << 20)
+                    if not chunk:
+                        break
+                    digest.update(chunk)
+        except OSError as error:
+            digest.update(f"\1unreadable {error.errno}".encode())
     else:
-        for path in sorted(_python_files(submission.path)):
-            digest.update(path.relative_to(submission.path).as_posix().encode() + b"\0")
-            try:
-                digest.update(path.read_bytes())
-            except OSError:
-                digest.update(b"\1unreadable")
+        for relative, data in _folder_files(submission.path, []):
+            digest.update(relative.encode("utf-8", "surrogateescape") + b"\0")
+            digest.update(data if isinstance(data, bytes) else f"\1{data.key}".encode())
     return digest.hexdigest()
 
 
-def _python_files(folder: Path) -> list[Path]:
+def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, bytes | Message]]:
+    """The Python files under ``folder`` in a stable order, as (relative path, their bytes or why they are left
+    out); links to folders and folders that cannot be listed go to ``skipped``. The caps on size and count apply."""
+    total = count = 0
+    for relative, path in _python_files(folder, skipped):
+        try:
+            info = path.lstat()
+        except OSError as error:  # pragma: no cover - vanished while listing (a too long path is one of dirs)
+            yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=error.strerror or "")
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            yield relative, Message("grade.skipped.link", name=shown(relative))
+        elif not stat.S_ISREG(info.st_mode):
+            yield relative, Message("grade.skipped.special", name=shown(relative))
+        elif info.st_size > MAX_FILE_BYTES or total + info.st_size > MAX_TOTAL_BYTES or count >= MAX_FILES:
+            yield relative, Message("grade.skipped.large", name=shown(relative))
+        else:
+            try:
+                data = read_regular(path, MAX_FILE_BYTES + 1)
+            except OSError as error:
+                yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=error.strerror or "")
+                continue
+            if len(data) > MAX_FILE_BYTES:  # pragma: no cover - grew after the check
+                yield relative, Message("grade.skipped.large", name=shown(relative))
+                continue
+            total += len(data)
+            count += 1
+            yield relative, data
+
+
+def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]]:
+    """(relative POSIX path, path) of every ``.py`` entry under ``folder``, sorted; never follows a link. Links
+    to folders and folders that cannot be listed (over-long paths, no permission) are added to ``skipped``."""
     found = []
-    for top, dirs, files in os.walk(folder):  # os.walk does not follow links to folders
-        dirs[:] = sorted(d for d in dirs if not d.startswith((".", "__MACOSX", "__pycache__")))
-        found.extend(Path(top) / f for f in sorted(files) if f.endswith(".py") and not f.startswith("."))
+
+    def unlistable(error: OSError) -> None:
+        name = Path(error.filename or folder).relative_to(folder).as_posix() if error.filename else "."
+        skipped.append(Message("grade.skipped.unreadable", name=shown(name), reason=error.strerror or ""))
+
+    for top, dirs, files in os.walk(folder, onerror=unlistable):  # os.walk does not follow links to folders
+        here, kept = Path(top), []
+        for d in sorted(dirs):
+            if d.startswith((".", "__MACOSX", "__pycache__")):
+                continue
+            relative = (here / d).relative_to(folder).as_posix()
+            try:
+                mode = (here / d).lstat().st_mode
+            except OSError as error:  # a path longer than the system allows
+                skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=error.strerror or ""))
+                continue
+            if stat.S_ISLNK(mode):
+                skipped.append(Message("grade.skipped.link", name=shown(relative)))
+            else:
+                kept.append(d)
+        dirs[:] = kept
+        found.extend(((here / f).relative_to(folder).as_posix(), here / f)
+                     for f in sorted(files) if f.endswith(".py") and not f.startswith("."))
     return found
 
 
+def shown(name: str) -> str:
+    """A path as a message shows it: cut to ``SHOWN_NAME`` characters (an over-long path is not worth reading whole).
+
+    >>> shown("a/" * 150 + "x.py")[-12:]
+    '…(304 chars)'
+    """
+    return name if len(name) <= SHOWN_NAME else f"{name[:SHOWN_NAME]}…({len(name)} chars)"
+
+
 def unpack(submission: Submission, root: Path) -> Unpacked:
-    """Copy the entry's Python files into the empty folder ``root``; the rest of the entry is ignored."""
+    """Copy the entry's Python files into the empty folder ``root``; the rest of the entry is ignored. An entry
+    with a ``problem`` is not opened: it is ``unreadable`` for that reason."""
     root.mkdir(parents=True, exist_ok=True)
     result = Unpacked(root)
-    if submission.is_zip:
+    if submission.problem is not None:
+        result.unreadable = submission.problem
+    elif submission.is_zip:
         _unzip(submission.path, result)
     else:
         _copy(submission.path, result)
@@ -110,79 +252,110 @@ def unpack(submission: Submission, root: Path) -> Unpacked:
 
 
 def _copy(folder: Path, result: Unpacked) -> None:
-    total = 0
-    for path in _python_files(folder):
-        relative = path.relative_to(folder).as_posix()
-        try:
-            info = path.lstat()
-        except OSError:  # pragma: no cover - vanished while listing
-            continue
-        if stat.S_ISLNK(info.st_mode):
-            result.skipped.append(Message("grade.skipped.link", name=relative))
-            continue
-        if info.st_size > MAX_FILE_BYTES or total + info.st_size > MAX_TOTAL_BYTES or len(result.files) >= MAX_FILES:
-            result.skipped.append(Message("grade.skipped.large", name=relative))
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            result.skipped.append(Message("grade.skipped.unreadable", name=relative, reason=error.strerror or ""))
-            continue
-        total += len(data)
-        _write(result, relative, data)
+    for relative, data in _folder_files(folder, result.skipped):
+        if isinstance(data, Message):
+            result.skipped.append(data)
+        else:
+            _write(result, relative, data)
 
 
 def _unzip(path: Path, result: Unpacked) -> None:
-    """Extract the archive's Python files: caps on size, count and compression ratio (zip bombs), no path
-    leaving the folder (zip slip), the first of two entries with one name; a broken archive is ``unreadable``."""
+    """Extract the archive's Python files: caps on the archive's size and its central directory before it is
+    parsed, on each entry's size and compression ratio (zip bombs), no path leaving the folder (zip slip), the
+    first of two entries with one name. An archive that cannot be read (corrupt, encrypted, truncated) is
+    ``unreadable`` with the reason, whatever zipfile raised on its bytes."""
     try:
-        with zipfile.ZipFile(path) as archive:
-            entries = archive.infolist()
-            if len(entries) > MAX_ENTRIES:
-                result.unreadable = Message("grade.zip_entries", count=len(entries), limit=MAX_ENTRIES)
+        with _open_regular(path) as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_ARCHIVE_BYTES:
+                result.unreadable = Message("grade.zip_large", size=size // 1_000_000,
+                                            limit=MAX_ARCHIVE_BYTES // 1_000_000)
                 return
-            total = 0
-            for info in entries:
-                name = info.filename
-                if info.is_dir() or not name.endswith(".py") or "__MACOSX" in name:
-                    continue
-                safe = _safe_name(name)
-                if safe is None or stat.S_ISLNK(info.external_attr >> 16):
-                    result.skipped.append(Message("grade.skipped.outside", name=name))
-                    continue
-                if safe in result.files:
-                    result.skipped.append(Message("grade.skipped.duplicate", name=name))
-                    continue
-                if info.file_size > MAX_FILE_BYTES or total + info.file_size > MAX_TOTAL_BYTES \
-                        or len(result.files) >= MAX_FILES:
-                    result.skipped.append(Message("grade.skipped.large", name=name))
-                    continue
-                if info.file_size > MAX_RATIO * max(info.compress_size, 1) and info.file_size > 64 * 1024:
-                    result.skipped.append(Message("grade.skipped.ratio", name=name, ratio=MAX_RATIO))
-                    continue
-                data = archive.open(info).read(MAX_FILE_BYTES + 1)
-                if len(data) > MAX_FILE_BYTES:  # pragma: no cover - a header that lies about the size
-                    result.skipped.append(Message("grade.skipped.large", name=name))
-                    continue
-                total += len(data)
-                _write(result, safe, data)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, NotImplementedError, ValueError) as error:
-        result.unreadable = Message("grade.unreadable_zip", reason=str(error) or type(error).__name__)
+            result.unreadable = _directory_problem(handle)
+            if result.unreadable is None:
+                with zipfile.ZipFile(handle) as archive:
+                    _extract(archive, result)
+    except Exception as error:  # noqa: BLE001 - zipfile raises anything on hostile bytes (struct.error, zlib.error...)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else f"{type(error).__name__}: {error}"
+        result.unreadable = Message("grade.unreadable_zip", reason=reason[:300])  # never the instructor's paths
+    if result.unreadable is not None:
+        for name in result.files:  # nothing of a broken archive is graded
+            with contextlib.suppress(OSError):
+                (result.root / name).unlink()
+        result.files.clear()
+
+
+def _directory_problem(handle) -> Message | None:
+    """Why the archive on ``handle`` is not parsed, read from its end record alone: none is found, or its central
+    directory declares more than ``MAX_ENTRIES`` entries or ``MAX_DIRECTORY_BYTES`` bytes."""
+    end = zipfile._EndRecData(handle)  # the end record (zip64 too), as ZipFile itself finds it
+    if end is None:
+        return Message("grade.unreadable_zip", reason="File is not a zip file")
+    entries, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
+    if entries > MAX_ENTRIES:
+        return Message("grade.zip_entries", count=entries, limit=MAX_ENTRIES)
+    if size > MAX_DIRECTORY_BYTES:
+        return Message("grade.zip_directory", size=size // 1000, limit=MAX_DIRECTORY_BYTES // 1000)
+    return None
+
+
+def _extract(archive: zipfile.ZipFile, result: Unpacked) -> None:
+    """Write the Python entries of the open ``archive`` into ``result`` (see :func:`_unzip`)."""
+    entries = archive.infolist()
+    if len(entries) > MAX_ENTRIES:  # pragma: no cover - the end record declared fewer
+        result.unreadable = Message("grade.zip_entries", count=len(entries), limit=MAX_ENTRIES)
+        return
+    total = 0
+    for info in entries:
+        name = info.filename
+        if info.is_dir() or not name.endswith(".py") or "__MACOSX" in name:
+            continue
+        if info.flag_bits & 0x1:
+            result.unreadable = Message("grade.zip_encrypted", name=shown(name))
+            return
+        safe = _safe_name(name)
+        if safe is None or stat.S_ISLNK(info.external_attr >> 16):
+            result.skipped.append(Message("grade.skipped.outside", name=shown(name)))
+            continue
+        if safe in result.files:
+            result.skipped.append(Message("grade.skipped.duplicate", name=shown(name)))
+            continue
+        if info.file_size > MAX_FILE_BYTES or total + info.file_size > MAX_TOTAL_BYTES \
+                or len(result.files) >= MAX_FILES:
+            result.skipped.append(Message("grade.skipped.large", name=shown(name)))
+            continue
+        if info.file_size > MAX_RATIO * max(info.compress_size, 1) and info.file_size > 64 * 1024:
+            result.skipped.append(Message("grade.skipped.ratio", name=shown(name), ratio=MAX_RATIO))
+            continue
+        with archive.open(info) as entry:
+            data = entry.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:  # pragma: no cover - a header that lies about the size
+            result.skipped.append(Message("grade.skipped.large", name=shown(name)))
+            continue
+        total += len(data)
+        _write(result, safe, data)
 
 
 def _safe_name(name: str) -> str | None:
     """``name`` as a relative POSIX path inside the extraction folder, or ``None`` if it would leave it."""
     name = name.replace("\\", "/")
     parts = PurePosixPath(name).parts
-    if not parts or name.startswith("/") or (parts[0].endswith(":")) or any(p in ("..", "") for p in parts):
+    if not parts or name.startswith("/") or (parts[0].endswith(":")) or any(p in ("..", "") for p in parts) \
+            or "\0" in name:
         return None
     return "/".join(p for p in parts if p != ".")
 
 
 def _write(result: Unpacked, relative: str, data: bytes) -> None:
+    """Write ``data`` to ``relative`` under the work folder; a path the system refuses (too long, a name that
+    is also a folder) is skipped with the reason."""
     target = result.root / relative
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    except OSError as error:
+        result.skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=error.strerror or ""))
+        return
     result.files.append(relative)
 
 

@@ -27,6 +27,7 @@ from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
 from grader.batch import grade_batch
 from grader.confine import available
 from grader.rubric import load_rubric
+from grader.safetext import csv_cell
 from grader.sandbox import Limits
 
 CORPUS = Path(__file__).with_name("adversarial")
@@ -103,12 +104,48 @@ EXPECTED = {
     "syntax_error": ("crashed", 0, "could not be loaded: SyntaxError"),
     "missing_functions": ("ok", "raises_in_search", "max_value is missing from alphabeta.py"),
     "failing_import": ("crashed", 0, "could not be loaded: ModuleNotFoundError"),
+    # what the batch writes and shows: ids and student text
+    "grades.csv": ("ok", "max", ""),
+    '=HYPERLINK("https:--evil.example","grades")': ("ok", "max", ""),
+    "escapes": ("ok", "raises_in_max", "ValueError: not finished 31m<script>alert(1)"),  # in a code block: text
+    # entries that are not regular files or folders (made at run time: git cannot hold them): never opened
+    "fifo": ("invalid", 0, "skipped alphabeta.py: it is not a regular file"),
+    "device": ("invalid", 0, "skipped alphabeta.py: it is not a regular file"),
+    "fifo_entry": ("invalid", 0, "is neither a folder nor a regular file"),
+    "link_outside": ("invalid", 0, "is a link leading outside the submissions folder"),
+    "escapes_at_import": ("crashed", 0, "could not be loaded: ValueError: 31m&lt;script&gt;alert(1)&lt;/script&gt;"),
 }
+
+
+def _fifo(folder: Path) -> None:
+    (folder / "fifo").mkdir()
+    os.mkfifo(folder / "fifo" / "alphabeta.py")  # opened, it would block the grader forever
+
+
+def _device(folder: Path) -> None:
+    import stat
+
+    (folder / "device").mkdir()
+    os.mknod(folder / "device" / "alphabeta.py", 0o644 | stat.S_IFCHR, os.makedev(1, 8))  # /dev/random
+
+
+def _fifo_entry(folder: Path) -> None:
+    os.mkfifo(folder / "fifo_entry.zip")
+
+
+def _link_outside(folder: Path) -> None:
+    (folder / "link_outside").symlink_to(CORPUS / "correct")
+
+
+#: corpus students made at run time (FIFOs, devices and links cannot be committed)
+MADE = {"fifo": _fifo, "device": _device, "fifo_entry": _fifo_entry, "link_outside": _link_outside}
+#: a device file needs root (CI runs as root)
+ROOT = hasattr(os, "geteuid") and os.geteuid() == 0
 
 
 def students() -> list[str]:
     """The corpus students run on this machine (the dangerous ones only where the OS contains them)."""
-    return sorted(s for s in EXPECTED if s not in DANGEROUS or LAYERS.get(DANGEROUS[s]))
+    return sorted(s for s in EXPECTED if (s not in DANGEROUS or LAYERS.get(DANGEROUS[s])) and (s != "device" or ROOT))
 
 
 def snapshot(decoy: Path) -> dict[str, str]:
@@ -134,7 +171,10 @@ def batch(tmp_path_factory):
     """The corpus graded once, with the kit and decoy files snapshotted before and after."""
     folder = tmp_path_factory.mktemp("class")
     for name in students():
-        shutil.copytree(CORPUS / name, folder / name)
+        if name in MADE:
+            MADE[name](folder)
+        else:
+            shutil.copytree(CORPUS / name, folder / name)
     rubric = tmp_path_factory.mktemp("rubric") / "rubric.yaml"
     rubric.write_text(RUBRIC, encoding="utf-8")
     out = tmp_path_factory.mktemp("out")
@@ -150,13 +190,13 @@ def batch(tmp_path_factory):
 
 
 def feedback(batch, student: str) -> str:
-    return (batch["out"] / student / "feedback.md").read_text(encoding="utf-8")
+    return (batch["out"] / "students" / student / "feedback.md").read_text(encoding="utf-8")
 
 
 def test_the_batch_completes_with_a_row_for_every_student(batch):
     with open(batch["out"] / "grades.csv", encoding="utf-8", newline="") as handle:
         table = list(csv.DictReader(handle))
-    assert [row["student"] for row in table] == students()
+    assert [row["student"] for row in table] == [csv_cell(s) for s in students()]  # '=... for a formula
     assert {row["status"] for row in table} <= {"ok", "timeout", "crashed", "invalid"}
 
 
@@ -218,3 +258,30 @@ def test_process_creation_is_refused_and_the_grader_survives_an_attempt_to_kill_
     assert batch["result"].defences["seccomp"] is True
     assert "PermissionError" in feedback(batch, "fork_bomb")
     assert batch["rows"]["kills_grader"]["score"] == batch["rows"]["kills_grader"]["extra_data"]["max_score"]
+
+
+def outside_code(markdown: str) -> str:
+    """The lines of ``markdown`` outside fenced code blocks (where a renderer would read HTML)."""
+    kept, fence = [], False
+    for line in markdown.splitlines():
+        if line.lstrip(" ").startswith(("```", "~~~")):
+            fence = not fence
+        elif not fence:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def test_ids_and_student_text_are_shown_safely(batch):
+    out = batch["out"]
+    assert (out / "grades.csv").is_file() and (out / "students" / "grades.csv" / "feedback.md").is_file()
+    with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
+        ids = [row["student"] for row in csv.DictReader(handle)]
+    assert "'=HYPERLINK(\"https:--evil.example\",\"grades\")" in ids and not [i for i in ids if i.startswith("=")]
+    for student in ("escapes", "escapes_at_import"):
+        row = batch["rows"][student]
+        text = "\n".join([feedback(batch, student), row["output"], *(test["output"] for test in row["tests"])])
+        assert "\x1b" not in text and "\x07" not in text and "\x9b" not in text
+        shown_as_markdown = outside_code(feedback(batch, student))  # results.json's outputs are plain text
+        assert "<script>" not in shown_as_markdown and "<img" not in shown_as_markdown
+    assert "alert(1)" in outside_code(feedback(batch, "escapes_at_import"))  # the student's words, shown as text
+

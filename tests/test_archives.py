@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import shutil
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -117,13 +119,13 @@ def graded(tmp_path_factory):
 def test_empty_and_corrupt_archives_are_invalid_with_a_reason(graded, student, words):
     rows, out = graded
     assert rows[student]["extra_data"]["status"] == "invalid"
-    assert words in (out / student / "feedback.md").read_text(encoding="utf-8")
+    assert words in (out / "students" / student / "feedback.md").read_text(encoding="utf-8")
 
 
 def test_the_shallowest_then_first_sorted_file_is_graded_and_the_others_are_listed(graded):
     rows, out = graded
     assert rows["twice"]["score"] == rows["twice"]["extra_data"]["max_score"]  # a/alphabeta.py, the correct one
-    text = (out / "twice" / "feedback.md").read_text(encoding="utf-8")
+    text = (out / "students" / "twice" / "feedback.md").read_text(encoding="utf-8")
     assert "ignored b/alphabeta.py" in text and "ignored hw3/old/alphabeta.py" in text
     assert "(a/alphabeta.py)" in text
 
@@ -139,3 +141,240 @@ def test_zipfile_is_not_fooled_by_a_header_that_lies_about_the_size(tmp_path):
     unpacked = unpack(Submission("l", tmp_path / "l.zip"), tmp_path / "out")
     written = sum(p.stat().st_size for p in (tmp_path / "out").rglob("*") if p.is_file())
     assert written <= submissions.MAX_FILE_BYTES and (unpacked.unreadable is not None or unpacked.files)
+
+
+# -- what is not a regular file or folder, and paths the system refuses ---------------------------------------------
+
+def test_a_fifo_a_socket_and_a_device_named_like_an_exercise_are_skipped_without_being_opened(tmp_path):
+    import os
+    import socket
+
+    student = tmp_path / "class" / "mallory"
+    (student / "hw").mkdir(parents=True)
+    os.mkfifo(student / "alphabeta.py")          # opened, it would block the grader forever
+    with socket.socket(socket.AF_UNIX) as server:
+        server.bind(str(student / "minimax.py"))
+        (student / "hw" / "alphabeta.py").write_bytes(REFERENCE)
+        entry = submissions.find_submissions(tmp_path / "class")[0]
+        before = submissions.fingerprint(entry)
+        unpacked = unpack(entry, tmp_path / "out")
+    assert unpacked.files == ["hw/alphabeta.py"] and unpacked.unreadable is None
+    assert skipped(unpacked) == {"alphabeta.py": "grade.skipped.special", "minimax.py": "grade.skipped.special"}
+    assert "not a regular file" in unpacked.skipped[0].render("en") and "일반 파일이 아니라서" in unpacked.skipped[0].render("ko")
+    assert before == submissions.fingerprint(entry)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "geteuid") or __import__("os").geteuid() != 0,
+                    reason="creating a device file needs root (CI runs as root)")
+def test_a_device_file_named_like_an_exercise_is_skipped_without_being_opened(tmp_path):
+    import os
+    import stat
+
+    student = tmp_path / "class" / "mallory"
+    student.mkdir(parents=True)
+    os.mknod(student / "alphabeta.py", 0o644 | stat.S_IFCHR, os.makedev(1, 8))  # /dev/random: read forever
+    unpacked = unpack(submissions.find_submissions(tmp_path / "class")[0], tmp_path / "out")
+    assert skipped(unpacked) == {"alphabeta.py": "grade.skipped.special"} and not unpacked.files
+
+
+def test_links_inside_a_students_folder_are_skipped_and_reported(tmp_path):
+    student = tmp_path / "class" / "eve"
+    student.mkdir(parents=True)
+    (tmp_path / "secret").mkdir()
+    (tmp_path / "secret" / "minimax.py").write_bytes(REFERENCE)
+    (student / "stolen").symlink_to(tmp_path / "secret")               # a folder outside the class folder
+    (student / "alphabeta.py").symlink_to(tmp_path / "secret" / "minimax.py")
+    unpacked = unpack(submissions.find_submissions(tmp_path / "class")[0], tmp_path / "out")
+    assert not unpacked.files
+    assert skipped(unpacked) == {"stolen": "grade.skipped.link", "alphabeta.py": "grade.skipped.link"}
+
+
+def test_entries_of_the_class_folder_that_are_not_folders_or_regular_zips_get_a_row_saying_why(tmp_path):
+    import os
+
+    folder = tmp_path / "class"
+    (folder / "alice").mkdir(parents=True)
+    (folder / "alice" / "alphabeta.py").write_bytes(REFERENCE)
+    (tmp_path / "elsewhere").mkdir()
+    (folder / "bob").symlink_to(tmp_path / "elsewhere")        # leaves the class folder
+    (folder / "carol").symlink_to(folder / "alice")            # another entry: not graded twice
+    (folder / "dan.zip").symlink_to(tmp_path / "nowhere.zip")  # dangling
+    os.mkfifo(folder / "erin.zip")
+    os.mkfifo(folder / "fred")
+    (folder / "notes.txt").write_text("not a student", encoding="utf-8")
+    (folder / "gus.zip").mkdir()  # a folder: its id is its whole name
+    entries = {e.student: e for e in submissions.find_submissions(folder)}
+    assert sorted(entries) == ["alice", "bob", "carol", "dan", "erin", "fred", "gus.zip"]
+    problems = {name: e.problem.key for name, e in entries.items() if e.problem is not None}
+    assert problems == {"bob": "grade.entry.link_outside", "carol": "grade.entry.link_inside",
+                        "dan": "grade.entry.link_outside", "erin": "grade.entry.special", "fred": "grade.entry.special"}
+    for name in problems:  # never opened: the FIFOs would block
+        assert unpack(entries[name], tmp_path / "out" / name).unreadable.key == problems[name]
+        assert len(submissions.fingerprint(entries[name])) == 64
+    rubric = tmp_path / "rubric.yaml"
+    rubric.write_text("fixtures: [public]\nrandom_trees: {count: 0}\ndirect_tests: 0\n"
+                      "exercises: {alphabeta: {values: 1}}\n", encoding="utf-8")
+    result = grade_batch(folder, tmp_path / "grades", load_rubric(rubric), jobs=1, limits=Limits(test_seconds=5))
+    rows = {r["extra_data"]["student"]: r for r in result.rows}
+    assert {s: r["extra_data"]["status"] for s, r in rows.items()} == {
+        "alice": "ok", "bob": "invalid", "carol": "invalid", "dan": "invalid", "erin": "invalid", "fred": "invalid",
+        "gus.zip": "invalid"}
+    text = (tmp_path / "grades" / "students" / "carol" / "feedback.md").read_text(encoding="utf-8")
+    assert "is a link to another entry of the submissions folder" in text
+
+
+def test_paths_longer_than_the_system_allows_are_skipped_with_a_reason(tmp_path):
+    import os
+
+    student = tmp_path / "class" / "deep"
+    student.mkdir(parents=True)
+    (student / "alphabeta.py").write_bytes(REFERENCE)
+    descriptor = os.open(student, os.O_RDONLY)
+    try:  # 25 folders of 200 characters: the whole path is longer than PATH_MAX (4096)
+        for _ in range(25):
+            os.mkdir("d" * 200, dir_fd=descriptor)
+            inner = os.open("d" * 200, os.O_RDONLY, dir_fd=descriptor)
+            os.close(descriptor)
+            descriptor = inner
+        os.close(os.open("minimax.py", os.O_WRONLY | os.O_CREAT, dir_fd=descriptor))
+    finally:
+        os.close(descriptor)
+    unpacked = unpack(submissions.find_submissions(tmp_path / "class")[0], tmp_path / "out")
+    assert unpacked.files == ["alphabeta.py"]
+    [note] = unpacked.skipped
+    assert note.key == "grade.skipped.unreadable" and "too long" in note.render("en") and len(note.render("en")) < 400
+    archive = make_zip(tmp_path / "long.zip", [("x" * 300 + "/alphabeta.py", REFERENCE), ("minimax.py", REFERENCE)])
+    unpacked = unpack(Submission("long", archive), tmp_path / "out2")
+    assert unpacked.files == ["minimax.py"] and skipped(unpacked)[submissions.shown("x" * 300 + "/alphabeta.py")] \
+        == "grade.skipped.unreadable"
+
+
+# -- archives that cannot be read --------------------------------------------------------------------------------------
+
+def encrypted(data: bytes) -> bytes:
+    """``data`` (a zip) with every entry marked encrypted, as a password-protected archive is."""
+    data = bytearray(data)
+    for signature, offset in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = data.find(signature)
+        while at >= 0:
+            data[at + offset] |= 0x1
+            at = data.find(signature, at + 4)
+    return bytes(data)
+
+
+def test_an_encrypted_archive_makes_the_student_invalid_with_a_clear_message(tmp_path):
+    whole = make_zip(tmp_path / "w.zip", [("alphabeta.py", REFERENCE)]).read_bytes()
+    (tmp_path / "e.zip").write_bytes(encrypted(whole))
+    unpacked = unpack(Submission("e", tmp_path / "e.zip"), tmp_path / "out")
+    assert unpacked.unreadable.key == "grade.zip_encrypted" and not unpacked.files
+    assert "submit it without a password" in unpacked.unreadable.render("en")
+    assert "암호 없이 제출하세요" in unpacked.unreadable.render("ko")
+
+
+def test_the_archives_size_and_its_table_of_contents_are_capped_before_it_is_parsed(tmp_path, monkeypatch):
+    archive = make_zip(tmp_path / "a.zip", [(f"f{i}.py", b"x = 1\n") for i in range(30)])
+    parsed = []
+    monkeypatch.setattr(zipfile.ZipFile, "_RealGetContents", lambda self: parsed.append(self))
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 29)
+    assert unpack(Submission("a", archive), tmp_path / "o1").unreadable.key == "grade.zip_entries"
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 30)
+    monkeypatch.setattr(submissions, "MAX_DIRECTORY_BYTES", 1000)
+    assert unpack(Submission("a", archive), tmp_path / "o2").unreadable.key == "grade.zip_directory"
+    monkeypatch.setattr(submissions, "MAX_ARCHIVE_BYTES", archive.stat().st_size - 1)
+    unreadable = unpack(Submission("a", archive), tmp_path / "o3").unreadable
+    assert unreadable.key == "grade.zip_large" and "MB" in unreadable.render("ko")
+    assert not parsed  # refused from the end record (or the size) alone
+
+
+def test_random_corruptions_of_an_archive_always_give_a_row_never_an_exception(tmp_path, request):
+    """2,000 seeded corruptions of a valid submission (flipped bytes, cuts, insertions, headers marked encrypted or
+    stored), each graded up to running the code: every one is either graded or `invalid` with a reason."""
+    import random
+
+    from grader.grading import Grader
+
+    grader = Grader(load_rubric(), 0, "en")
+    ran = []
+    grader._run = lambda exercises, chosen, tests, workspace: ran.append(sorted(chosen))  # no student process
+    whole = make_zip(tmp_path / "w.zip", [("hw/alphabeta.py", REFERENCE), ("hw/minimax.py", BROKEN),
+                                          ("hw/notes.txt", b"notes " * 40)]).read_bytes()
+    stored = make_zip(tmp_path / "s.zip", [("alphabeta.py", REFERENCE)], zipfile.ZIP_STORED).read_bytes()
+    rng = random.Random(12)
+    statuses: dict[str, int] = {}
+    if Path("/dev/shm").is_dir():  # memory: thousands of small files written and removed, whatever the disk's load
+        tmp_path = Path(tempfile.mkdtemp(prefix="abkit-fuzz-", dir="/dev/shm"))
+        request.addfinalizer(lambda: shutil.rmtree(tmp_path, ignore_errors=True))
+    for k in range(2000):
+        data = bytearray(whole if k % 3 else stored)
+        how = k % 5
+        if how == 0:
+            del data[rng.randrange(len(data)):]
+        elif how == 1:
+            at = rng.randrange(len(data))
+            data[at:at] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
+        elif how == 2:
+            data = bytearray(encrypted(bytes(data))) if k % 2 else data
+            data[rng.randrange(len(data))] ^= 1 << rng.randrange(8)
+        else:
+            for _ in range(rng.randint(1, 6)):
+                data[rng.randrange(len(data))] = rng.randrange(256)
+        (tmp_path / "c.zip").write_bytes(bytes(data))
+        grade = grader.grade(Submission("c", tmp_path / "c.zip"), tmp_path)
+        statuses[grade.status] = statuses.get(grade.status, 0) + 1
+        assert grade.status in ("ok", "invalid")
+        if grade.status == "invalid":
+            assert grade.notes and grade.notes[0]
+    assert statuses["invalid"] > 1000 and statuses["ok"] > 30 and len(ran) == statuses["ok"]
+
+
+def test_a_folder_that_cannot_be_listed_or_a_file_that_cannot_be_read_is_named_with_the_reason(tmp_path, monkeypatch):
+    import errno
+    import os
+
+    student = tmp_path / "class" / "sam"
+    for folder in ("locked", ".git", "hw"):
+        (student / folder).mkdir(parents=True)
+    (student / ".git" / "alphabeta.py").write_bytes(BROKEN)  # hidden folders are not looked into
+    (student / "hw" / "alphabeta.py").write_bytes(REFERENCE)
+    (student / "minimax.py").write_bytes(REFERENCE)
+    scandir, read = os.scandir, submissions.read_regular
+
+    def refuse(path="."):
+        if str(path).endswith("locked"):
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return scandir(path)
+
+    def unreadable(path, limit):
+        if path.name == "minimax.py":
+            raise PermissionError(errno.EACCES, "Permission denied", str(path))
+        return read(path, limit)
+
+    monkeypatch.setattr(os, "scandir", refuse)  # what a folder without read permission does (root ignores it)
+    monkeypatch.setattr(submissions, "read_regular", unreadable)
+    unpacked = unpack(submissions.find_submissions(tmp_path / "class")[0], tmp_path / "out")
+    assert unpacked.files == ["hw/alphabeta.py"]
+    assert [m.render("en") for m in unpacked.skipped] == ["skipped locked: it could not be read (Permission denied).",
+                                                          "skipped minimax.py: it could not be read (Permission denied)."]
+
+
+def test_too_many_files_in_a_folder_are_skipped(tmp_path, monkeypatch):
+    monkeypatch.setattr(submissions, "MAX_FILES", 2)
+    student = tmp_path / "class" / "many"
+    student.mkdir(parents=True)
+    for i in range(4):
+        (student / f"f{i}.py").write_bytes(b"x = 1\n")
+    unpacked = unpack(submissions.find_submissions(tmp_path / "class")[0], tmp_path / "out")
+    assert unpacked.files == ["f0.py", "f1.py"] and set(skipped(unpacked).values()) == {"grade.skipped.large"}
+
+
+def test_an_archive_that_is_not_a_regular_file_is_unreadable_and_its_fingerprint_does_not_block(tmp_path, monkeypatch):
+    import os
+
+    os.mkfifo(tmp_path / "pipe.zip")
+    entry = Submission("pipe", tmp_path / "pipe.zip")  # made by hand: find_submissions would give it a problem
+    assert unpack(entry, tmp_path / "out").unreadable.key == "grade.unreadable_zip"
+    assert len(submissions.fingerprint(entry)) == 64
+    archive = make_zip(tmp_path / "a.zip", [("alphabeta.py", REFERENCE)])
+    whole = submissions.fingerprint(Submission("a", archive))
+    monkeypatch.setattr(submissions, "MAX_ARCHIVE_BYTES", 10)  # only the first MiB is hashed: the archive is refused
+    assert submissions.fingerprint(Submission("a", archive)) == whole

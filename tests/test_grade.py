@@ -59,18 +59,18 @@ def test_the_example_class_gets_every_row_with_the_right_status_marks_and_mistak
 def test_results_are_in_the_gradescope_format_and_add_up(graded):
     _, out = graded
     for student in EXPECTED:
-        results = json.loads((out / student / "results.json").read_text(encoding="utf-8"))
+        results = json.loads((out / "students" / student / "results.json").read_text(encoding="utf-8"))
         assert GRADESCOPE_KEYS <= set(results)
         assert all(set(test) == TEST_KEYS for test in results["tests"])
         assert {test["status"] for test in results["tests"]} <= {"passed", "failed"}
         assert results["score"] == pytest.approx(sum(test["score"] for test in results["tests"]), abs=0.05)
         assert results["extra_data"]["seed"] and results["extra_data"]["rule"] == "aima"
-        assert (out / student / "feedback.md").read_text(encoding="utf-8").startswith(f"# Feedback for {student}")
+        assert (out / "students" / student / "feedback.md").read_text(encoding="utf-8").startswith(f"# Feedback for {student}")
 
 
 def test_feedback_names_the_mistake_and_the_pseudocode_line(graded):
     _, out = graded
-    text = (out / "carol" / "feedback.md").read_text(encoding="utf-8")
+    text = (out / "students" / "carol" / "feedback.md").read_text(encoding="utf-8")
     assert "Named mistake: α and β are not passed down" in text
     assert "`v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))`" in text
     assert "minimax: v starts at 0" in text
@@ -78,16 +78,35 @@ def test_feedback_names_the_mistake_and_the_pseudocode_line(graded):
     assert "First difference:" in text and "```" in text  # the compare findings and a drawn tree
 
 
+def test_feedback_names_hidden_tests_without_their_trees_and_results_keep_them_for_later(graded):
+    _, out = graded
+    hidden_blocks, kept = 0, 0
+    for student in EXPECTED:
+        text = (out / "students" / student / "feedback.md").read_text(encoding="utf-8")
+        for block in text.split("\n#### ")[1:]:
+            head, _, body = block.partition("\n")
+            if "/hidden/" in head:
+                hidden_blocks += 1
+                assert body.startswith("A hidden test: what went wrong in it is shown once the instructor publishes")
+                assert "```" not in body.split("\n####")[0] and "First difference" not in body.split("\n####")[0]
+        results = json.loads((out / "students" / student / "results.json").read_text(encoding="utf-8"))
+        for test in results["tests"]:
+            if "/hidden/" in test["output"]:  # the details, for Gradescope to show after publishing
+                assert test["visibility"] == "after_published"
+                kept += "First difference" in test["output"]
+    assert hidden_blocks >= 3 and kept >= hidden_blocks  # carol, dave and heidi fail hidden tests
+
+
 def test_statuses_explain_themselves(graded):
     _, out = graded
-    erin = (out / "erin" / "feedback.md").read_text(encoding="utf-8")
+    erin = (out / "students" / "erin" / "feedback.md").read_text(encoding="utf-8")
     assert "could not be loaded: SyntaxError" in erin and "exit status 3" in erin
-    frank = (out / "frank" / "feedback.md").read_text(encoding="utf-8")
+    frank = (out / "students" / "frank" / "feedback.md").read_text(encoding="utf-8")
     assert "stopped after 1.5 s" in frank and "were not run" in frank
-    assert "no gradable file found" in (out / "grace" / "feedback.md").read_text(encoding="utf-8")
-    assert "skipped archive entry ../escape.py" in (out / "heidi" / "feedback.md").read_text(encoding="utf-8")
+    assert "no gradable file found" in (out / "students" / "grace" / "feedback.md").read_text(encoding="utf-8")
+    assert "skipped archive entry ../escape.py" in (out / "students" / "heidi" / "feedback.md").read_text(encoding="utf-8")
     assert "ignored Assignment 3 - alice_1001/hw3/old/alphabeta.py" in \
-        (out / "alice" / "feedback.md").read_text(encoding="utf-8")
+        (out / "students" / "alice" / "feedback.md").read_text(encoding="utf-8")
 
 
 def test_the_summary_has_a_histogram_and_the_common_mistakes(graded):
@@ -109,7 +128,7 @@ def test_a_rerun_resumes_and_a_forced_rerun_gives_identical_results(graded, abki
     run = abkit("grade", EXAMPLES, "--out", copy, "--lang", "en", "--timeout", "1.5", "--force", "-j", "4")
     assert run.status == 0 and "(8 graded now, 0 kept" in run.out
     for student in EXPECTED:
-        assert (copy / student / "results.json").read_bytes() == (out / student / "results.json").read_bytes()
+        assert (copy / "students" / student / "results.json").read_bytes() == (out / "students" / student / "results.json").read_bytes()
     assert (copy / "grades.csv").read_bytes() == (out / "grades.csv").read_bytes()
 
 
@@ -117,7 +136,7 @@ def test_one_student_is_regraded_alone(graded, abkit, tmp_path):
     _, out = graded
     copy = tmp_path / "one"
     shutil.copytree(out, copy)
-    (copy / "dave" / "results.json").unlink()
+    (copy / "students" / "dave" / "results.json").unlink()
     run = abkit("grade", EXAMPLES, "--out", copy, "--student", "dave", "--lang", "en")
     assert run.status == 0 and "(1 graded now, 0 kept" in run.out
     assert "[1/1] dave: ok" in run.out  # not a terminal: plain lines

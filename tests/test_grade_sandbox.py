@@ -93,7 +93,7 @@ def test_printing_a_lot_costs_nothing(adversaries):
 ])
 def test_each_misbehaviour_is_explained_in_the_feedback(adversaries, name, words):
     _, out = adversaries
-    assert words in (out / name / "feedback.md").read_text(encoding="utf-8")
+    assert words in (out / "students" / name / "feedback.md").read_text(encoding="utf-8")
 
 
 # -- the rubric -------------------------------------------------------------------
@@ -393,8 +393,9 @@ def test_an_interrupted_batch_in_one_process_keeps_what_is_saved(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         grade_batch(folder, tmp_path / "out", rubric, jobs=1, progress=progress)
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["s0"] and not LIVE.live and not LIVE.stopping
-    assert (tmp_path / "out" / "s0" / "results.json").exists()
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["students"]  # no gradebook
+    assert sorted(p.name for p in (tmp_path / "out" / "students").iterdir()) == ["s0"] and not LIVE.live and not LIVE.stopping
+    assert (tmp_path / "out" / "students" / "s0" / "results.json").exists()
 
 
 def test_a_worker_killed_between_two_students_stops_the_batch_with_a_message(tmp_path, monkeypatch, abkit):
@@ -411,5 +412,5 @@ def test_a_worker_killed_between_two_students_stops_the_batch_with_a_message(tmp
     monkeypatch.setattr(multiprocessing.connection.Connection, "send", send_then_die)
     run = abkit("grade", folder, "--out", tmp_path / "out", "-j", "2", "--rubric", tmp_path / "rubric.yaml")
     assert run.status == 1 and "(exit status 5)" in run.err and "Traceback" not in run.err
-    saved = [s for s in ("s0", "s1", "s2", "s3") if (tmp_path / "out" / s / "results.json").exists()]
+    saved = [s for s in ("s0", "s1", "s2", "s3") if (tmp_path / "out" / "students" / s / "results.json").exists()]
     assert 1 <= len(saved) <= 2 and not (tmp_path / "out" / "grades.csv").exists()

@@ -81,7 +81,7 @@ def check_folder(out: Path, complete: bool) -> int:
     """Every saved result is whole; grades.csv is absent or has every student; returns how many are saved."""
     saved = 0
     for student in STUDENTS:
-        path = out / student / "results.json"
+        path = out / "students" / student / "results.json"
         if path.exists():
             data = json.loads(path.read_text(encoding="utf-8"))
             assert data["extra_data"]["student"] == student and data["score"] == 1

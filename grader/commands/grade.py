@@ -35,6 +35,7 @@ def run(args) -> int:
     # the grading machinery loads when a batch runs, so that 'abkit check' starts fast
     from ..batch import Progress, WorkerError, grade_batch
     from ..rubric import RubricError, load_rubric
+    from ..safetext import terminal
     from ..sandbox import Limits
     from ..submissions import SubmissionsError
 
@@ -64,11 +65,11 @@ def run(args) -> int:
         return 130
     except WorkerError as error:
         detail = error.traceback or t("grade.worker_exit", args.lang, code=error.exit_code)
-        print(t("grade.worker_failed", args.lang, student=error.student, detail=detail, saved=progress.done,
-                out=args.out), file=sys.stderr)
+        print(terminal(t("grade.worker_failed", args.lang, student=error.student, detail=detail, saved=progress.done,
+                         out=args.out)), file=sys.stderr)
         return 1
     for name in result.duplicates:
-        print(t("grade.duplicate", args.lang, name=name), file=sys.stderr)
+        print(terminal(t("grade.duplicate", args.lang, name=name)), file=sys.stderr)
     report_defences(result.defences, args.lang)
     statuses = {s: sum(1 for r in result.rows if r["extra_data"]["status"] == s) for s in ("ok", "timeout", "crashed", "invalid")}
     print(t("grade.done", args.lang, students=len(result.rows), graded=len(result.graded), reused=len(result.reused),

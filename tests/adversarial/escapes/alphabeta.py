@@ -1,0 +1,49 @@
+"""Prints and raises text with terminal escape sequences (clear the screen, retitle the window) and HTML: the
+instructor's terminal and the feedback's readers must see neither run."""
+
+import math
+
+ATTACK = "\x1b[2J\x1b]0;pwned\x07\x9b31m<script>alert(1)</script><img src=x onerror=alert(2)>"
+
+
+def alpha_beta_search(game, state):
+    if game.terminal_test(state):
+        return None
+    alpha, beta, best = -math.inf, math.inf, None
+    if game.to_move(state) == "MAX":
+        for a in game.actions(state):
+            v = min_value(game, game.result(state, a), alpha, beta)
+            if best is None or v > alpha:
+                alpha, best = v, a
+    else:
+        for a in game.actions(state):
+            v = max_value(game, game.result(state, a), alpha, beta)
+            if best is None or v < beta:
+                beta, best = v, a
+    return best
+
+
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state)
+    v = -math.inf
+    print(ATTACK)
+    raise ValueError('not finished ' + ATTACK)
+    for a in game.actions(state):
+        v = max(v, min_value(game, game.result(state, a), alpha, beta))
+        if v >= beta:
+            return v
+        alpha = max(alpha, v)
+    return v
+
+
+def min_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state)
+    v = math.inf
+    for a in game.actions(state):
+        v = min(v, max_value(game, game.result(state, a), alpha, beta))
+        if v <= alpha:
+            return v
+        beta = min(beta, v)
+    return v
