@@ -141,6 +141,25 @@ class Trace:
             windows.setdefault(call.node, [call.alpha, call.beta, call.value])
         return windows
 
+    def windows_complete(self) -> bool:
+        """Whether the recorded MAX-VALUE/MIN-VALUE calls can be trusted as a full record of the windows.
+
+        True only when the non-synthetic calls are exactly one per generated node, in the order they
+        were generated: their nodes equal ``visited[1:]`` when the root's call is synthetic (or, as in
+        iterative deepening, when the root's calls are the outermost ones, once per iteration), else
+        ``visited``. A search whose recursion does not go through the module's ``max_value``/``min_value``
+        (helpers, nested functions, class methods, explicit stacks) records fewer calls: its windows
+        may enrich feedback only when this is True, and nothing graded depends on them.
+        """
+        if not self.calls:
+            return False
+        root = self.root
+        top_root = [c for c in self.calls if c.parent is None and c.node == root]
+        if not top_root or any(c.parent is None and c.node != root for c in self.calls):
+            return False
+        nodes = [c.node for c in self.calls if not (c.parent is None and c.node == root)]
+        return nodes == list(self.visited[1:]) and self.visited[:1] == [root]
+
     def children_of(self, index: int) -> list[int]:
         """Indices of the calls made directly from call ``index``, in order.
 
