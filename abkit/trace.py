@@ -133,7 +133,7 @@ class Trace:
         return {
             "algorithm": self.algorithm, "root": self.root, "action": _plain(self.action), "value": _plain(self.value),
             "visited": list(self.visited), "evaluated": list(self.evaluated),
-            "calls": [[c.node, c.player, _plain(c.alpha), _plain(c.beta), _plain(c.value), c.parent, c.visited_at,
+            "calls": [[_plain(c.node), c.player, _plain(c.alpha), _plain(c.beta), _plain(c.value), c.parent, c.visited_at,
                        c.evaluated_at, c.synthetic, c.returned_at] for c in self.calls],
             "error": None if self.error is None else _error_text(self.error),
             "value_error": None if self.value_error is None else _error_text(self.value_error),
@@ -403,21 +403,30 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
     recording = [True]
     originals = {name: function for name in FUNCTIONS
                  if callable(function := getattr(module, name, None))}
+    calls, visited, evaluated = trace.calls, trace.visited, trace.evaluated
 
     def wrap(name: str, function: Callable) -> Callable:
         player = FUNCTIONS[name]
 
         def recorded(*args: Any, **kwargs: Any) -> Any:
-            index = _begin(trace, stack, player, windowed, args, kwargs) if recording[0] else None
-            if index is None:
+            if not recording[0]:
                 return function(*args, **kwargs)
+            if kwargs or len(args) < 2:  # the common positional call is recorded inline below
+                call = _begin(trace, stack, player, windowed, args, kwargs)
+                if call is None:
+                    return function(*args, **kwargs)
+            else:
+                call = Call(args[1], player, None, None, None, stack[-1] if stack else None, len(visited),
+                            len(evaluated))
+                if windowed and len(args) >= 4:
+                    call.alpha, call.beta = args[2], args[3]
+                calls.append(call)
+                stack.append(len(calls) - 1)
             try:
                 value = function(*args, **kwargs)
             finally:
                 del stack[-1:]
-            call = trace.calls[index] if index < len(trace.calls) else None
-            if call is not None:
-                call.value, call.returned_at = value, len(trace.visited)
+            call.value, call.returned_at = value, len(visited)
             return value
         recorded.__wrapped__ = function
         recorded.__name__ = name
@@ -440,9 +449,10 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
             setattr(module, name, function)
 
 
-def _begin(trace: Trace, stack: list[int], player: str, windowed: bool, args: tuple, kwargs: dict) -> int | None:
-    """Add a :class:`Call` for a wrapped call with these arguments and push it; its index, or ``None`` when
-    the arguments do not name a state (the call then passes through unrecorded). Never raises."""
+def _begin(trace: Trace, stack: list[int], player: str, windowed: bool, args: tuple, kwargs: dict) -> Call | None:
+    """Add a :class:`Call` for a wrapped call with these arguments (positional or by keyword) and push its index;
+    the call, or ``None`` when the arguments do not name a state (the call then passes through unrecorded).
+    Never raises."""
     try:
         if len(args) >= 2:
             state, rest = args[1], args[2:]
@@ -459,7 +469,7 @@ def _begin(trace: Trace, stack: list[int], player: str, windowed: bool, args: tu
             call.alpha, call.beta = alpha, beta
         trace.calls.append(call)
         stack.append(len(trace.calls) - 1)
-        return stack[-1]
+        return call
     except Exception:  # noqa: BLE001 - odd arguments are the search's business, never the recorder's
         return None
 
