@@ -74,7 +74,7 @@ def with_root_value(findings: list[Finding], student: Trace, game_to_move) -> li
     function = VALUE_FUNCTIONS.get(game_to_move(student.root), "max_value")
     spec = ALGORITHMS.get(student.algorithm)
     window = ", -∞, +∞" if spec is not None and spec.windowed else ""
-    first = Finding("error", None, 0, Message("judge.root_value_error", call=f"{function}(game, {student.root}{window}"
+    first = Finding("error", None, 0, Message("judge.root_value_error", call=f"{function}(game, {student.root!r}{window}"
                                               f"{', …' if spec is not None and spec.params else ''})",
                                               error=error_name(student.value_error)))
     return [first, *(f for f in findings if f.kind != "value")]

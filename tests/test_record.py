@@ -294,3 +294,38 @@ def test_the_ordering_root_is_valued_with_a_fresh_memory_of_best_moves():
     trace = traced_search(reference("ordering"), game, ordering.root, "ordering",
                           **ordering.search_params("ordering", game))
     assert trace.value == ordering.expected["ordering"]["value"]
+
+
+#: the search is right, but the module's own MAX-VALUE raises (the student left it for later)
+NO_MAX_VALUE = PRIVATE_HELPERS.replace("max_value, min_value = _max, _min", "min_value = _min\n"
+                                       "def max_value(game, state, alpha, beta):\n    raise ValueError('see _max')\n")
+
+
+def test_grade_fails_only_the_values_when_the_roots_own_call_raises(tmp_path):
+    from grader.batch import grade_batch
+    from grader.rubric import load_rubric
+
+    (tmp_path / "class" / "helpers").mkdir(parents=True)
+    (tmp_path / "class" / "helpers" / "alphabeta.py").write_text(NO_MAX_VALUE, encoding="utf-8")
+    rubric = tmp_path / "rubric.yaml"
+    rubric.write_text("fixtures: [public]\nrandom_trees: {count: 0}\ndirect_tests: 0\n"
+                      "exercises:\n  alphabeta: {values: 3, pruning: 4, nodes: 1}\n", encoding="utf-8")
+    result = grade_batch(tmp_path / "class", tmp_path / "out", load_rubric(rubric), jobs=1)
+    grade = result.rows[0]["extra_data"]["exercises"]["alphabeta"]
+    assert grade["status"] == "ok" and grade["score"] < grade["max_score"]
+    assert 4 + 1 <= grade["score"] < 8  # pruning and nodes in full; values on MIN roots only
+    feedback = (tmp_path / "out" / "helpers" / "feedback.md").read_text(encoding="utf-8")
+    assert "max_value(game, 'A', -∞, +∞), called on the root after your search to check its value, raised " \
+           "ValueError" in feedback and "ValueError: see _max" in feedback
+    assert "the value of the root is" not in feedback
+
+
+def test_check_says_the_roots_own_call_raised(abkit, tmp_path):
+    (tmp_path / "alphabeta.py").write_text(NO_MAX_VALUE, encoding="utf-8")
+    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", "en")
+    assert run.status == 1
+    assert "First difference: your search ran, but max_value(game, 'A', -∞, +∞)" in run.out
+    assert "ValueError: see _max" in run.out  # the traceback's last line
+    assert "✓ MIN moves at the root (alphabeta/min-root)" in run.out
+    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", "ko")
+    assert "루트의 값을 확인하려고 호출한 max_value(game, 'A', -∞, +∞)에서 ValueError 예외가 발생했습니다" in run.out
