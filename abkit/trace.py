@@ -133,7 +133,7 @@ class Trace:
         return {
             "algorithm": self.algorithm, "root": self.root, "action": _plain(self.action), "value": _plain(self.value),
             "visited": list(self.visited), "evaluated": list(self.evaluated),
-            "calls": [[_plain(c.node), c.player, _plain(c.alpha), _plain(c.beta), _plain(c.value), c.parent, c.visited_at,
+            "calls": [[c.node if type(c.node) is str else _plain(c.node), c.player, _plain(c.alpha), _plain(c.beta), _plain(c.value), c.parent, c.visited_at,
                        c.evaluated_at, c.synthetic, c.returned_at] for c in self.calls],
             "error": None if self.error is None else _error_text(self.error),
             "value_error": None if self.value_error is None else _error_text(self.value_error),
@@ -411,7 +411,7 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
         def recorded(*args: Any, **kwargs: Any) -> Any:
             if not recording[0]:
                 return function(*args, **kwargs)
-            if kwargs or len(args) < 2:  # the common positional call is recorded inline below
+            if kwargs or len(args) < 2 or type(args[1]) is not str:  # the kit's states are strings: inline below
                 call = _begin(trace, stack, player, windowed, args, kwargs)
                 if call is None:
                     return function(*args, **kwargs)
