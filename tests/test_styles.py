@@ -195,3 +195,24 @@ def test_the_explicit_stack_searches_deeper_than_the_recursion_limit():
     case = Case("a chain deeper than the recursion limit", TreeGame(tree), tree.root, {}, tree)
     assert search(load(STYLES / "explicit_stack" / "alphabeta.py"), "alphabeta", case)[3:] == ("B", "")
     assert search(reference("alphabeta"), "alphabeta", case)[4] == "RecursionError"
+
+
+@PENDING
+def test_under_the_cs188_rule_strict_code_in_any_style_is_right_and_aima_code_is_the_named_mistake(tmp_path):
+    """The same files under a CS188 course: the strict-rule code (the equality_rule mistake's files) gets full marks
+    in both styles, and AIMA-rule code is named equality_rule whether written as module functions or a class."""
+    rubric = tmp_path / "rubric.yaml"
+    rubric.write_text(load_rubric().text.replace("rule: aima", "rule: cs188"), encoding="utf-8")
+    strict = mistake_styles("equality_rule")
+    sources = {"strict-module": strict["module"], "strict-class": strict["class"],
+               "aima-module": STYLES / "textbook", "aima-class": STYLES / "class_methods"}
+    for student, folder in sources.items():
+        (tmp_path / "class" / student).mkdir(parents=True)
+        shutil.copy(folder / "alphabeta.py", tmp_path / "class" / student / "alphabeta.py")
+    result = grade_batch(tmp_path / "class", tmp_path / "out", load_rubric(rubric), jobs=2, limits=GENEROUS)
+    grades = {r["extra_data"]["student"]: r["extra_data"]["exercises"]["alphabeta"] for r in result.rows}
+    for student in ("strict-module", "strict-class"):
+        assert (grades[student]["score"], grades[student]["mistakes"]) == (grades[student]["max_score"], []), student
+    for student in ("aima-module", "aima-class"):
+        assert grades[student]["score"] < grades[student]["max_score"], student
+        assert grades[student]["mistakes"] == ["equality_rule"], student

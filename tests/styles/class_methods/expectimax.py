@@ -1,8 +1,6 @@
 """Style: class methods. An Expectiminimax object holds the game and recurses through its own methods (a dict of
 bound methods by PLAYER); the module functions the contract names build one and delegate to it."""
 
-import math
-
 
 class Expectiminimax:
     def __init__(self, game):

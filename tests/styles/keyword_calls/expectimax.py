@@ -1,7 +1,5 @@
 """Style: keyword-argument calls. Every recursive call names its arguments: expectiminimax(game=game, state=s)."""
 
-import math
-
 
 def expectiminimax_decision(game, state):
     if game.terminal_test(state):

@@ -1,8 +1,6 @@
 """Mistake expectimax_plain_average, written as class methods (module functions delegate to an object):
 the correct class_methods style with this one mistake."""
 
-import math
-
 
 class Expectiminimax:
     def __init__(self, game):
