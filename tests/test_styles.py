@@ -197,7 +197,6 @@ def test_the_explicit_stack_searches_deeper_than_the_recursion_limit():
     assert search(reference("alphabeta"), "alphabeta", case)[4] == "RecursionError"
 
 
-@PENDING
 def test_under_the_cs188_rule_strict_code_in_any_style_is_right_and_aima_code_is_the_named_mistake(tmp_path):
     """The same files under a CS188 course: the strict-rule code (the equality_rule mistake's files) gets full marks
     in both styles, and AIMA-rule code is named equality_rule whether written as module functions or a class."""
