@@ -133,8 +133,9 @@ class Trace:
         return {
             "algorithm": self.algorithm, "root": self.root, "action": _plain(self.action), "value": _plain(self.value),
             "visited": list(self.visited), "evaluated": list(self.evaluated),
-            "calls": [[c.node if type(c.node) is str else _plain(c.node), c.player, _plain(c.alpha), _plain(c.beta), _plain(c.value), c.parent, c.visited_at,
-                       c.evaluated_at, c.synthetic, c.returned_at] for c in self.calls],
+            "calls": [[c.node if type(c.node) is str else _plain(c.node), c.player, _plain(c.alpha), _plain(c.beta),
+                       _plain(c.value), c.parent, c.visited_at, c.evaluated_at, c.synthetic, c.returned_at]
+                      for c in self.calls],
             "error": None if self.error is None else _error_text(self.error),
             "value_error": None if self.value_error is None else _error_text(self.value_error),
         }

@@ -74,7 +74,8 @@ def with_root_value(findings: list[Finding], student: Trace, game_to_move) -> li
     function = VALUE_FUNCTIONS.get(game_to_move(student.root), "max_value")
     spec = ALGORITHMS.get(student.algorithm)
     window = ", -∞, +∞" if spec is not None and spec.windowed else ""
-    first = Finding("error", None, 0, Message("judge.root_value_error", call=f"{function}(game, {student.root!r}{window}"
-                                              f"{', …' if spec is not None and spec.params else ''})",
-                                              error=error_name(student.value_error)))
+    more = ", …" if spec is not None and spec.params else ""
+    call = f"{function}(game, {student.root!r}{window}{more})"
+    said = Message("judge.root_value_error", call=call, error=error_name(student.value_error))
+    first = Finding("error", None, 0, said)
     return [first, *(f for f in findings if f.kind != "value")]

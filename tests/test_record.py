@@ -329,3 +329,24 @@ def test_check_says_the_roots_own_call_raised(abkit, tmp_path):
     assert "✓ MIN moves at the root (alphabeta/min-root)" in run.out
     run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", "ko")
     assert "루트의 값을 확인하려고 호출한 max_value(game, 'A', -∞, +∞)에서 ValueError 예외가 발생했습니다" in run.out
+
+
+def test_a_minimax_keyword_call_is_recorded_without_a_window():
+    keywords = module(ARGMAX.replace("min_value(game, game.result(state, a))",
+                                     "min_value(game=game, state=game.result(state, a))"))
+    trace = traced_search(keywords, TreeGame(FIG.tree), FIG.root, "minimax")
+    assert (trace.value, trace.action, trace.error) == (3, "B", None) and trace.windows_complete()
+    assert next(c for c in trace.calls if c.node == "B").alpha is None
+
+
+def test_utility_on_a_terminal_root_passes_and_counted_searches_compare_by_counts():
+    terminal = load_fixture(PUBLIC_FIXTURES / "terminal-root.yaml")
+    game = TreeGame(terminal.tree)
+    want = traced_search(reference("alphabeta"), game, terminal.root, "alphabeta")
+    asks = module("def alpha_beta_search(game, state):\n    game.utility(state)\n    return None\n"
+                  "def max_value(game, state, alpha, beta):\n    return game.utility(state)\nmin_value = max_value\n")
+    trace = traced_search(asks, game, terminal.root, "alphabeta")
+    assert trace.evaluated == [terminal.root]
+    assert all(passes(c, trace, want) for c in ("values", "pruning", "nodes"))
+    board = counted_search(reference("alphabeta"), TicTacToe(), "XXOOO.X..", "alphabeta")
+    assert signature(board) == ("counts", board.nodes, board.leaves, float(board.value), board.action, "", "")
