@@ -31,7 +31,8 @@ import abkit.trace as _trace_module  # noqa: E402
 from abkit.game import Budgeted  # noqa: E402
 from abkit.loading import load_module  # noqa: E402
 from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval  # noqa: E402
-from abkit.trace import ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_call, traced_search  # noqa: E402
+from abkit.trace import (ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_call,  # noqa: E402
+                         traced_search)
 from abkit.tree import Tree, TreeGame  # noqa: E402
 
 HEADER = struct.Struct(">I")
