@@ -2,9 +2,16 @@
 
 A search module (a reference solution, a student's exercise) is run on a game
 wrapped in :class:`TracingGame`, which records every state RESULT generates and
-every state UTILITY evaluates, in order. Its ``max_value``/``min_value`` are
-wrapped for the run so that each call's window (alpha, beta) and returned value
-are recorded too. Nothing here knows the right answers.
+every state UTILITY evaluates, in order: the primary record, whatever code calls
+the game. The root's value is what the module's own MAX-VALUE / MIN-VALUE (or
+CHANCE-VALUE) returns when called on the root after the search, with the full
+window (:func:`root_value`), never a value pieced together from the search.
+
+While the search runs, its module's ``max_value``/``min_value`` are wrapped so
+that each call's window (alpha, beta) and returned value are recorded too. Those
+calls show only when the student's recursion looks the functions up on the
+module: they may enrich feedback (:meth:`Trace.windows_complete` says when they
+can be trusted) but nothing is judged on them. Nothing here knows the right answers.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, Callable
 
-from .game import CHANCE, MAX, MIN, Game, State
+from .game import CHANCE, MAX, MIN, Budgeted, Game, State
 from .tree import Tree
 
 @dataclass(frozen=True)
@@ -24,6 +31,7 @@ class Algorithm:
     entry: str
     windowed: bool
     params: tuple[str, ...] = ()
+    memo: bool = False  # MAX-VALUE/MIN-VALUE take last a dict of remembered best actions (iterative deepening)
 
 
 ALGORITHMS: dict[str, Algorithm] = {
@@ -31,9 +39,10 @@ ALGORITHMS: dict[str, Algorithm] = {
     "alphabeta": Algorithm("alpha_beta_search", True),
     "cutoff": Algorithm("alpha_beta_cutoff_search", True, ("depth", "eval_fn")),
     "expectimax": Algorithm("expectiminimax_decision", False),
-    "ordering": Algorithm("iterative_deepening_search", True, ("depth", "eval_fn")),
+    "ordering": Algorithm("iterative_deepening_search", True, ("depth", "eval_fn"), memo=True),
 }
 FUNCTIONS = {"max_value": MAX, "min_value": MIN, "chance_value": CHANCE}
+VALUE_FUNCTIONS = {player: name for name, player in FUNCTIONS.items()}
 
 
 @dataclass(slots=True)
@@ -70,9 +79,13 @@ class Trace:
     visited: the root, then every state RESULT returned, in order (contract §1).
     evaluated: every state UTILITY was called on, in order.
     calls: every MAX-VALUE/MIN-VALUE call in the order they began.
-    action: what the search returned; value: the root's backed-up value.
+    action: what the search returned (``None`` for a direct call).
+    value: what the module's MAX-VALUE / MIN-VALUE returned when the recorder called it on the root
+        after the search (:func:`root_value`; UTILITY at a terminal root); for a direct call, what that
+        call returned. ``None`` when it raised, or the search raised.
     error: the exception the search raised, if any (the record stops there); after
         :meth:`from_dict`, its text ``"ValueError: message"``.
+    value_error: the exception the root's value call raised (the search itself went well), or its text.
     """
 
     algorithm: str
@@ -83,6 +96,7 @@ class Trace:
     action: Any = None
     value: float | None = None
     error: BaseException | str | None = None
+    value_error: BaseException | str | None = None
     _kids: tuple[int, int, dict[int | None, list[int]]] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -119,9 +133,11 @@ class Trace:
         return {
             "algorithm": self.algorithm, "root": self.root, "action": _plain(self.action), "value": _plain(self.value),
             "visited": list(self.visited), "evaluated": list(self.evaluated),
-            "calls": [[c.node, c.player, _plain(c.alpha), _plain(c.beta), _plain(c.value), c.parent, c.visited_at,
-                       c.evaluated_at, c.synthetic, c.returned_at] for c in self.calls],
+            "calls": [[c.node if type(c.node) is str else _plain(c.node), c.player, _plain(c.alpha), _plain(c.beta),
+                       _plain(c.value), c.parent, c.visited_at, c.evaluated_at, c.synthetic, c.returned_at]
+                      for c in self.calls],
             "error": None if self.error is None else _error_text(self.error),
+            "value_error": None if self.value_error is None else _error_text(self.value_error),
         }
 
     @classmethod
@@ -130,7 +146,8 @@ class Trace:
         if "counts" in data:
             return CountedTrace.from_dict(data)
         trace = cls(data["algorithm"], data["root"], visited=list(data["visited"]), evaluated=list(data["evaluated"]),
-                    action=data["action"], value=data["value"], error=data["error"])
+                    action=data["action"], value=data["value"], error=data["error"],
+                    value_error=data.get("value_error"))
         trace.calls = [Call(*row) for row in data["calls"]]
         return trace
 
@@ -184,8 +201,9 @@ class CountedTrace(Trace):
     """
 
     def __init__(self, algorithm: str, root: State, *, value: Any = None, action: Any = None,
-                 nodes: int | None = None, leaves: int | None = None, error: BaseException | str | None = None) -> None:
-        super().__init__(algorithm, root, action=action, value=value, error=error)
+                 nodes: int | None = None, leaves: int | None = None, error: BaseException | str | None = None,
+                 value_error: BaseException | str | None = None) -> None:
+        super().__init__(algorithm, root, action=action, value=value, error=error, value_error=value_error)
         self.node_count, self.leaf_count = nodes, leaves
 
     @property
@@ -200,7 +218,7 @@ class CountedTrace(Trace):
     def of(cls, trace: Trace) -> "CountedTrace":
         """``trace`` reduced to its outcome and counts."""
         return cls(trace.algorithm, trace.root, value=trace.value, action=trace.action, nodes=trace.nodes,
-                   leaves=trace.leaves, error=trace.error)
+                   leaves=trace.leaves, error=trace.error, value_error=trace.value_error)
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "counts": [self.node_count, self.leaf_count]}
@@ -209,7 +227,7 @@ class CountedTrace(Trace):
     def from_dict(cls, data: dict[str, Any]) -> "CountedTrace":
         nodes, leaves = data["counts"]
         return cls(data["algorithm"], data["root"], value=data["value"], action=data["action"], nodes=nodes,
-                   leaves=leaves, error=data["error"])
+                   leaves=leaves, error=data["error"], value_error=data.get("value_error"))
 
 
 def _plain(value: Any) -> Any:
@@ -282,75 +300,179 @@ class TracingGame:
 
 
 def traced_search(module: ModuleType, game: Game, state: State, algorithm: str, **params: Any) -> Trace:
-    """Run ``module``'s search for ``algorithm`` from ``state`` and record what it does.
+    """Run ``module``'s search for ``algorithm`` from ``state``, record what it does, and value the root.
 
     ``module`` has the contract's functions (``alpha_beta_search``, ``max_value``,
-    ``min_value`` or their minimax twins). Its ``max_value``/``min_value``
-    (and ``chance_value``) are wrapped while the search runs and restored
-    afterwards. ``params`` are the algorithm's extra arguments (``depth``,
-    ``eval_fn`` for the depth-limited search); calls of ``eval_fn`` are recorded
-    in ``evaluated`` like UTILITY's. An exception raised by the search is stored
-    in ``Trace.error``, not raised.
+    ``min_value`` or their minimax twins). ``params`` are the algorithm's extra
+    arguments (``depth``, ``eval_fn`` for the depth-limited search); calls of
+    ``eval_fn`` are recorded in ``evaluated`` like UTILITY's. After the search,
+    ``Trace.value`` is :func:`root_value`: the module's own MAX-VALUE/MIN-VALUE
+    called on the root on the untraced game (nothing of it is recorded). While
+    the search runs, ``max_value``/``min_value`` (and ``chance_value``) are
+    wrapped to record ``calls`` (enrichment only). An exception raised by the
+    search is stored in ``Trace.error``, one raised by the root's value call in
+    ``Trace.value_error``; neither is raised.
     """
-    return _search(module, game, state, algorithm, params, every_call=True)
+    spec = ALGORITHMS[algorithm]
+    trace = Trace(algorithm, state, visited=[state])
+    arguments = _entry_arguments(spec, params, trace)
+    trace.action = _record(module, trace, spec.windowed,
+                           lambda traced: getattr(module, spec.entry)(traced, state, *arguments), game,
+                           then=lambda: _value_root(trace, module, game, algorithm, params))
+    _add_root(trace, game, spec.windowed)
+    return trace
+
+
+def traced_call(module: ModuleType, game: Game, state: State, algorithm: str, function: str,
+                args: tuple | list = ()) -> Trace:
+    """``module.<function>(game, state, *args)`` called directly (MAX-VALUE or MIN-VALUE on a subtree), recorded
+    as a search whose root is ``state``: ``Trace.value`` is what the call returned, ``action`` is ``None``.
+
+    The function is looked up on the module when it is called, so its own call is recorded with its window
+    like the calls below it; an exception it raises is stored in ``Trace.error``.
+    """
+    spec = ALGORITHMS[algorithm]
+    trace = Trace(algorithm, state, visited=[state])
+    trace.value = _record(module, trace, spec.windowed, lambda traced: getattr(module, function)(traced, state, *args),
+                          game)
+    trace.action = None
+    _add_root(trace, game, spec.windowed)
+    return trace
 
 
 def counted_search(module: ModuleType, game: Game, state: State, algorithm: str, **params: Any) -> "CountedTrace":
-    """:func:`traced_search` reduced to its outcome and counts (``CountedTrace.of(traced_search(...))``), made
-    without recording each MAX-VALUE/MIN-VALUE call below the root's children: a whole game's search."""
-    return CountedTrace.of(_search(module, game, state, algorithm, params, every_call=False))
-
-
-def _search(module: ModuleType, game: Game, state: State, algorithm: str, params: dict, every_call: bool) -> Trace:
-    """:func:`traced_search`; with ``every_call`` False, only the outermost calls are kept in ``calls`` (what
-    the root's value is made of): while one runs, the module's own functions are back in place, so the calls
-    below it cost nothing extra (one that still reaches a wrapper, through a reference of its own, passes through)."""
+    """:func:`traced_search` reduced to its outcome and counts, made without recording any MAX-VALUE/MIN-VALUE
+    call (a whole game's search): the game's log is counted and the root is valued as :func:`traced_search` does."""
     spec = ALGORITHMS[algorithm]
-    entry, windowed = spec.entry, spec.windowed
     trace = Trace(algorithm, state, visited=[state])
-    if "eval_fn" in params:
-        params["eval_fn"] = _recording(params["eval_fn"], trace)
-    stack: list[int] = []
-    originals = {name: getattr(module, name) for name in FUNCTIONS if hasattr(module, name)}
+    arguments = _entry_arguments(spec, params, trace)
+    try:
+        trace.action = getattr(module, spec.entry)(TracingGame(game, trace), state, *arguments)
+    except Exception as error:  # noqa: BLE001 - the search is untrusted; callers read trace.error
+        trace.error = error
+    if trace.error is None:
+        _value_root(trace, module, game, algorithm, params)
+    return CountedTrace.of(trace)
 
-    def install(functions: dict[str, Callable]) -> None:
-        for name, function in functions.items():
-            setattr(module, name, function)
+
+def root_value(module: ModuleType, game: Game, state: State, algorithm: str, **params: Any) -> Any:
+    """The value of ``state`` by ``module``'s own contract functions, called as the grader calls them.
+
+    UTILITY(state) at a terminal state; otherwise MAX-VALUE, MIN-VALUE or CHANCE-VALUE by PLAYER(state),
+    with the algorithm's arguments: alpha-beta the full window (-inf, +inf), the depth-limited searches
+    also ``depth`` and ``eval_fn``, iterative deepening a fresh, empty dict of remembered best actions.
+    Whatever the module raises propagates.
+    """
+    if game.terminal_test(state):
+        return game.utility(state)
+    spec = ALGORITHMS[algorithm]
+    arguments = ((-math.inf, math.inf) if spec.windowed else ()) + tuple(params[p] for p in spec.params)
+    if spec.memo:
+        arguments += ({},)
+    return getattr(module, VALUE_FUNCTIONS[game.to_move(state)])(game, state, *arguments)
+
+
+def _entry_arguments(spec: Algorithm, params: dict, trace: Trace) -> tuple:
+    """The search entry's extra arguments, its EVAL recording into ``trace``."""
+    recorded = dict(params)
+    if "eval_fn" in recorded:
+        recorded["eval_fn"] = _recording(recorded["eval_fn"], trace)
+    return tuple(recorded[p] for p in spec.params)
+
+
+def _value_root(trace: Trace, module: ModuleType, game: Game, algorithm: str, params: dict) -> None:
+    """Set ``trace.value`` by :func:`root_value` on a fresh copy of ``game`` (a budget starts again), or
+    ``trace.value_error`` to what it raised."""
+    fresh = Budgeted(game.game, game.limit) if isinstance(game, Budgeted) else game
+    try:
+        trace.value = root_value(module, fresh, trace.root, algorithm, **params)
+    except Exception as error:  # noqa: BLE001 - the student's code; the values category reads value_error
+        trace.value, trace.value_error = None, error
+
+
+def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[TracingGame], Any], game: Game,
+            then: Callable[[], None] | None = None) -> Any:
+    """``run(traced game)`` with the module's MAX-VALUE/MIN-VALUE/CHANCE-VALUE wrapped to add each call to
+    ``trace.calls``; what ``run`` returned (``trace.error`` set and ``None`` if it raised). Then, if it did not
+    raise, ``then()`` with the wrappers still in place but recording nothing: code called after the search
+    runs the way the search ran (a runaway recursion fails there as it would in the search).
+
+    The wrappers take any arguments and pass them on unchanged; when a call's arguments cannot be read
+    (or anything in the recording goes wrong) the call is still made, only not recorded.
+    """
+    stack: list[int] = []
+    recording = [True]
+    originals = {name: function for name in FUNCTIONS
+                 if callable(function := getattr(module, name, None))}
+    calls, visited, evaluated = trace.calls, trace.visited, trace.evaluated
 
     def wrap(name: str, function: Callable) -> Callable:
-        def recorded(game_: Any, state_: State, *window: Any) -> Any:
-            if stack and not every_call:
-                return function(game_, state_, *window)
-            call = Call(state_, FUNCTIONS[name], parent=stack[-1] if stack else None,
-                        visited_at=len(trace.visited), evaluated_at=len(trace.evaluated))
-            if windowed and len(window) >= 2:
-                call.alpha, call.beta = window[:2]
-            trace.calls.append(call)
-            stack.append(len(trace.calls) - 1)
-            if not every_call:  # below an outermost call nothing is recorded: the search calls its own functions
-                install(originals)
+        player = FUNCTIONS[name]
+
+        def recorded(*args: Any, **kwargs: Any) -> Any:
+            if not recording[0]:
+                return function(*args, **kwargs)
+            if kwargs or len(args) < 2 or type(args[1]) is not str:  # the kit's states are strings: inline below
+                call = _begin(trace, stack, player, windowed, args, kwargs)
+                if call is None:
+                    return function(*args, **kwargs)
+            else:
+                call = Call(args[1], player, None, None, None, stack[-1] if stack else None, len(visited),
+                            len(evaluated))
+                if windowed and len(args) >= 4:
+                    call.alpha, call.beta = args[2], args[3]
+                calls.append(call)
+                stack.append(len(calls) - 1)
             try:
-                call.value = function(game_, state_, *window)
-                call.returned_at = len(trace.visited)
+                value = function(*args, **kwargs)
             finally:
-                stack.pop()
-                if not every_call:
-                    install(wrappers)
-            return call.value
+                del stack[-1:]
+            call.value, call.returned_at = value, len(visited)
+            return value
         recorded.__wrapped__ = function
         recorded.__name__ = name
         return recorded
 
-    wrappers = {name: wrap(name, function) for name, function in originals.items()}
-    install(wrappers)
+    for name, function in originals.items():
+        setattr(module, name, wrap(name, function))
     try:
-        trace.action = getattr(module, entry)(TracingGame(game, trace), state, *(params[p] for p in spec.params))
-    except Exception as error:  # noqa: BLE001 - the search is untrusted; callers read trace.error
-        trace.error = error
+        try:
+            result = run(TracingGame(game, trace))
+        except Exception as error:  # noqa: BLE001 - the search is untrusted; callers read trace.error
+            trace.error = error
+            return None
+        if then is not None:
+            recording[0] = False
+            then()
+        return result
     finally:
-        install(originals)
-    _add_root(trace, game, windowed)
-    return trace
+        for name, function in originals.items():
+            setattr(module, name, function)
+
+
+def _begin(trace: Trace, stack: list[int], player: str, windowed: bool, args: tuple, kwargs: dict) -> Call | None:
+    """Add a :class:`Call` for a wrapped call with these arguments (positional or by keyword) and push its index;
+    the call, or ``None`` when the arguments do not name a state (the call then passes through unrecorded).
+    Never raises."""
+    try:
+        if len(args) >= 2:
+            state, rest = args[1], args[2:]
+        elif "state" in kwargs:
+            state, rest = kwargs["state"], ()
+        else:
+            return None
+        hash(state)
+        call = Call(state, player, parent=stack[-1] if stack else None,
+                    visited_at=len(trace.visited), evaluated_at=len(trace.evaluated))
+        if windowed:
+            alpha = rest[0] if len(rest) >= 1 else kwargs.get("alpha")
+            beta = rest[1] if len(rest) >= 2 else kwargs.get("beta")
+            call.alpha, call.beta = alpha, beta
+        trace.calls.append(call)
+        stack.append(len(trace.calls) - 1)
+        return call
+    except Exception:  # noqa: BLE001 - odd arguments are the search's business, never the recorder's
+        return None
 
 
 def _recording(eval_fn: Callable, trace: Trace) -> Callable:
@@ -361,24 +483,18 @@ def _recording(eval_fn: Callable, trace: Trace) -> Callable:
 
 
 def _add_root(trace: Trace, game: Game, windowed: bool) -> None:
-    """Give the trace a root call and a value, whichever way the search treated the root.
+    """Give the trace a root call whichever way the search treated the root (figures and feedback draw from it).
 
-    The kit's searches loop over the root's actions themselves (AIMA 4e), so
-    there is no MAX-VALUE call on the root; one is added, entered with the full
-    window, whose value is the best of the root's children's values.
+    When the search called MAX-VALUE/MIN-VALUE on the root itself (once, or once per iteration), those calls
+    are the root's. Otherwise (the kit's searches loop over the root's actions themselves, AIMA 4e) a synthetic
+    root call is added, entered with the full window, whose value is ``trace.value``: the value the root's own
+    function returned when called on it (:func:`root_value`), never one pieced together from the calls.
     """
     root = trace.root
     top = [c for c in trace.calls if c.parent is None]
-    if top and all(c.node == root for c in top):  # MAX-VALUE(root) itself, once or once per iteration
-        trace.value = top[-1].value
+    if top and all(c.node == root for c in top):
         return
-    player = game.to_move(root)
-    values = [c.value for c in top if isinstance(c.value, (int, float))]
-    if game.terminal_test(root):
-        trace.value = game.utility(root)
-    elif values and len(values) == len(top):
-        trace.value = max(values) if player == MAX else min(values) if player == MIN else None
     window = (-math.inf, math.inf) if windowed else (None, None)
-    trace.calls.insert(0, Call(root, player, *window, value=trace.value, synthetic=True))
+    trace.calls.insert(0, Call(root, game.to_move(root), *window, value=trace.value, synthetic=True))
     for call in trace.calls[1:]:
         call.parent = 0 if call.parent is None else call.parent + 1

@@ -35,11 +35,12 @@ from abkit.fixture import Fixture, fixture_paths, load_fixture
 from abkit.game import MAX, Budgeted, SearchTooLong
 from abkit.i18n import Message, default_lang, t
 from abkit.loading import HIDDEN_FIXTURES, load_module
-from abkit.trace import Call, Trace, traced_search
+from abkit.trace import Call, Trace, traced_call, traced_search
 
 from .compare import Finding, compare, compare_counts, compare_order
 from .feedback import TestResult, student_traceback
 from .info import Course, Exercise
+from .judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
 from .textree import fmt
 
 ENTRIES = {"minimax": "minimax_decision", "alphabeta": "alpha_beta_search"}
@@ -324,14 +325,20 @@ def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, re
 
 def _judge(result: TestResult, student: Trace, expected: Trace, course: Course | None, folder: Path,
            direct: bool = False, judged: bool = True) -> None:
-    """Set ``result`` from the student's trace: findings against ``expected``, or the status its error means.
+    """Set ``result`` from the student's trace: passed or failed on observables only (:mod:`grader.judge`, as
+    grading judges), with the findings against ``expected`` that say where; or the status its error means.
     ``judged=False``: only the error matters (there is no trace to compare)."""
-    if not judged:
+    categories = DIRECT_CATEGORIES if direct else GAME_CATEGORIES if result.tree is None else SEARCH_CATEGORIES
+    passed = judged and all_pass(categories, student, expected)
+    if not judged or passed:
         findings = []
     elif result.tree is None:
         findings = compare_counts(student, expected)
     else:
         findings = compare(student, expected, result.tree, course.prune_on_equality)
+    if judged and findings:
+        game = result.tree
+        findings = with_root_value(findings, student, lambda state: _player(game, state))
     if direct:
         returned = {f.node for f in findings if f.kind == "return"}
         findings = [f for f in findings if f.kind != "action" and not (f.kind == "value" and expected.root in returned)]
@@ -352,24 +359,19 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
             result.detail = {**result.detail, "note": Message("check.recursion")}
             result.student, result.findings = None, [f for f in findings if f.kind == "error"]
         return
-    result.status = "failed" if findings else "passed"
+    if student.value_error is not None and findings:
+        result.traceback = _trim(student_traceback(student.value_error, [folder])) \
+            if isinstance(student.value_error, BaseException) else []
+    if not passed and not findings:  # pragma: no cover - compare names every observable difference
+        result.findings = [Finding("value", None, 0, Message("compare.value", got=fmt(student.value),
+                                                             want=fmt(expected.value)))]
+    result.status = "passed" if passed else "failed"
 
 
 def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:
-    """``module.<function>(game, node, alpha, beta)``, recorded as a search whose root is ``node``."""
-    entry = ENTRIES["alphabeta"]
-    original = getattr(module, entry)
-
-    def call(game, state):
-        getattr(module, function)(game, state, alpha, beta)  # looked up now: the recording wrapper
-
-    setattr(module, entry, call)
-    try:
-        trace = traced_search(module, fixture.game(), node, "alphabeta")
-    finally:
-        setattr(module, entry, original)
-    trace.action = None
-    return trace
+    """``module.<function>(game, node, alpha, beta)``, recorded as a search whose root is ``node``; its value is
+    what the call returned."""
+    return traced_call(module, fixture.game(), node, "alphabeta", function, (alpha, beta))
 
 
 def subtrace(whole: Trace, node: str, alpha: float, beta: float) -> Trace:
@@ -393,6 +395,14 @@ def subtrace(whole: Trace, node: str, alpha: float, beta: float) -> Trace:
     leaves_seen = set(whole.evaluated)
     evaluated = [c.node for c in calls if c.node in leaves_seen]
     return Trace(whole.algorithm, node, visited=visited, evaluated=evaluated, calls=calls, value=first.value)
+
+
+def _player(tree, state) -> str:
+    """PLAYER(state) in the test's game: its tree, or (no tree) tic-tac-toe."""
+    from abkit.tictactoe import TicTacToe
+    from abkit.tree import TreeGame
+
+    return (TreeGame(tree) if tree is not None else TicTacToe()).to_move(state)
 
 
 def _seconds(value: float) -> str:

@@ -31,7 +31,8 @@ import abkit.trace as _trace_module  # noqa: E402
 from abkit.game import Budgeted  # noqa: E402
 from abkit.loading import load_module  # noqa: E402
 from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval  # noqa: E402
-from abkit.trace import ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_search  # noqa: E402
+from abkit.trace import (ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_call,  # noqa: E402
+                         traced_search)
 from abkit.tree import Tree, TreeGame  # noqa: E402
 
 HEADER = struct.Struct(">I")
@@ -87,35 +88,11 @@ def search_params(request: dict, game) -> dict:
     return {"depth": request["depth"], "eval_fn": game.evaluate if isinstance(game, TreeGame) else nilsson_eval}
 
 
-def traced_call(module: ModuleType, game: TreeGame, state: str, algorithm: str, function: str,
-                window: list) -> Trace:
-    """A trace of ``module.<function>(game, state, *window)`` called directly on a subtree.
-
-    The module's search entry is stood in for by the direct call while
-    :func:`abkit.trace.traced_search` records it, so the record is made exactly
-    as for a whole search; the trace's value is what the call returned.
-    """
-    spec = ALGORITHMS[algorithm]
-    entry = getattr(spec, "entry", None) or spec[0]  # an Algorithm record (or, before it, a tuple)
-    saved = module.__dict__.get(entry, _MISSING)
-    setattr(module, entry, lambda game_, state_: getattr(module, function)(game_, state_, *window))
-    try:
-        trace = traced_search(module, game, state, algorithm)
-    finally:
-        if saved is _MISSING:
-            delattr(module, entry)
-        else:
-            setattr(module, entry, saved)
-    trace.action = None
-    return trace
-
-
-_MISSING = object()
-
-
 def run_test(module: ModuleType, request: dict, game: TreeGame) -> Trace:
     """The trace of one test request (``op`` ``search`` or ``call``) on ``module``, searching ``game``.
 
+    A search's value is the module's MAX-VALUE/MIN-VALUE called on the root right after it, in this same
+    run (:func:`abkit.trace.root_value`); a direct call's value is what that call returned.
     A board game is searched with a budget of :data:`GAME_BUDGET` states, and only its counts are kept
     (``counts`` in the request): a whole game's states are too many to send.
     """
@@ -124,7 +101,7 @@ def run_test(module: ModuleType, request: dict, game: TreeGame) -> Trace:
         search = counted_search if request.get("counts") else traced_search
         return search(module, searched, request["state"], request["algorithm"], **search_params(request, game))
     return traced_call(module, game, request["state"], request["algorithm"], request["function"],
-                       request.get("window", []))
+                       tuple(request.get("window", [])))
 
 
 def answer(module: ModuleType, request: dict) -> dict:
@@ -354,6 +331,8 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
             _truncate(trace)
             if isinstance(trace.error, BaseException):
                 reply.update(_error_reply(trace.error, roots))
+            elif isinstance(trace.value_error, BaseException):  # the search went well; valuing its root did not
+                reply["traceback"] = _error_reply(trace.value_error, roots)["traceback"]
             reply["trace"] = trace.to_dict()
             reply["tampered"] = tampered(before, game, fingerprint)
             pause()  # until the reply is sent, no collection runs a student's finalizer

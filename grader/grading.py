@@ -6,7 +6,11 @@ in one sandboxed child (:mod:`grader.sandbox`; a new one after a crash or a
 time-out), compares each reported trace with the reference's under the course's
 rule (:func:`grader.compare.compare`), and scores the rubric's categories:
 
-- values: the root's value and the chosen action;
+Every score rests on what the contract makes observable (:mod:`grader.judge`): the game's log of generated
+and evaluated states, the action the search returned, and the values MAX-VALUE / MIN-VALUE return when called
+on the root right after the search and on subtrees; never on how the code calls its own functions.
+
+- values: the root's value (its MAX-VALUE / MIN-VALUE called with the full window) and the chosen action;
 - pruning: the generated nodes and the evaluated leaves, in order;
 - nodes: how many nodes were generated;
 - direct: MAX-VALUE / MIN-VALUE called on a subtree (alpha-beta: with a given
@@ -48,8 +52,9 @@ from abkit.trace import ALGORITHMS, CountedTrace, Trace, error_name
 from abkit.tree import Tree, TreeGame, backed_up_values
 
 from .child import MOVE_BUDGET, answer, game_from_request, run_test, tree_to_data
-from .compare import Finding, compare, compare_counts, compare_order, same_number
+from .compare import Finding, compare, compare_counts, compare_order
 from .feedback import TestResult
+from .judge import GAME_CATEGORIES, SEARCH_CATEGORIES, passes, signature, with_root_value
 from .mistakes import for_exercise, mutant
 from .play import board_text, play_games, problems
 from .reference import reference
@@ -58,8 +63,6 @@ from .sandbox import Died, Forged, Limits, Sandbox, TimedOut
 from .submissions import Submission, fingerprint, pick_files, unpack
 
 SOURCE_FOLDERS = {"public": PUBLIC_FIXTURES, "hidden": HIDDEN_FIXTURES}
-SEARCH_CATEGORIES = ("values", "pruning", "nodes")
-GAME_CATEGORIES = ("values", "nodes")
 #: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
 #: (from the empty board alpha-beta needs 18,297 states for X's first move, 146,120 under the CS188 rule)
 PLAY_START = "X........"
@@ -521,11 +524,13 @@ class Grader:
             result.status, result.detail = _error_status(test, student, grade)
             passed = {c: False for c in test.categories}
         else:
-            passed = {c: not tampered and _passes(c, student, expected) for c in test.categories}
+            passed = {c: not tampered and passes(c, student, expected) for c in test.categories}
             result.status = "passed" if all(passed.values()) else "failed"
         if not result.passed:
             result.findings = compare(student, expected, test.tree, self.rule) if test.tree is not None else \
                 compare_counts(student, expected)
+            result.findings = with_root_value(result.findings, student,
+                                              lambda state: game_from_request(test.message()).to_move(state))
             if tampered:
                 result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
         return TestGrade(test, result, passed)
@@ -691,35 +696,6 @@ def _error_status(test: Test, student: Trace, grade: ExerciseGrade) -> tuple[str
     if missing:
         return "missing", {"function": missing[0], "file": grade.file}
     return "error", {}
-
-
-def _passes(category: str, student: Trace, expected: Trace) -> bool:
-    same_value = same_number(student.value, expected.value)
-    if category == "values":
-        return same_value and student.action == expected.action
-    if category == "nodes":  # a board game's search: its leaves too
-        return student.nodes == expected.nodes and (not isinstance(expected, CountedTrace)
-                                                     or student.leaves == expected.leaves)
-    evaluated = list(student.evaluated)
-    if evaluated == [student.root] and not expected.evaluated:  # UTILITY on a terminal root is allowed
-        evaluated = []
-    same_path = student.visited == expected.visited and evaluated == list(expected.evaluated)
-    return same_path if category == "pruning" else same_path and same_value
-
-
-def signature(trace: Trace | dict) -> tuple:
-    """What a search did, as a comparable value: generated nodes, leaves, value, action, every call's window and value
-    (a board game's search: its counts; an orders test's ``{node: actions}``: its items)."""
-    if isinstance(trace, dict):
-        return ("orders", tuple((k, tuple(v) if isinstance(v, (list, tuple)) else v) for k, v in trace.items()))
-    if isinstance(trace, CountedTrace):
-        return ("counts", trace.nodes, trace.leaves, trace.value, trace.action, error_name(trace.error))
-
-    def num(x):
-        return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
-    calls = tuple((c.node, num(c.alpha), num(c.beta), num(c.value)) for c in trace.calls if not c.synthetic)
-    return (tuple(trace.visited), tuple(trace.evaluated), num(trace.value), num(trace.action), calls,
-            error_name(trace.error))
 
 
 def _inner_nodes(tree: Tree) -> list[str]:

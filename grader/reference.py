@@ -28,4 +28,6 @@ def reference_trace(game: Game, state: State, algorithm: str, prune_on_equality:
     trace = traced_search(reference(algorithm, prune_on_equality), game, state, algorithm, **params)
     if trace.error is not None:  # pragma: no cover - would be a bug in solutions/
         raise trace.error
+    if trace.value_error is not None:  # pragma: no cover - the same, in valuing the root
+        raise trace.value_error
     return trace

@@ -81,9 +81,6 @@ def test_each_written_mistake_is_observably_the_catalogue_mutant(mistake_id, sty
 
 # -- graded as students: `abkit grade` (one batch for the whole corpus) and `abkit check` ----------------------
 
-#: the grading tests fail until the record of a search rests only on what the contract makes observable (issue 11,
-#: branch i11-record): the lead removes this marker when that lands
-PENDING = pytest.mark.xfail(strict=True, reason="issue 11: grading still depends on wrappers of max_value/min_value")
 EXERCISE_FILES = tuple(ALGORITHM_OF)
 #: the default limits, but room for a loaded machine: what is tested here is the judgement, not the time
 GENEROUS = Limits(test_seconds=10.0, student_seconds=180.0)
@@ -111,13 +108,8 @@ def graded_corpus(tmp_path_factory):
     return {r["extra_data"]["student"]: r["extra_data"] for r in result.rows}
 
 
-#: the styles graded right before issue 11 (their recursion calls the module's own max_value/min_value)
-GRADED_RIGHT_BEFORE = {"textbook", "argmax_decision", "update_then_test", "value_lists"}
-
-
 def _correct_gradings():
-    return [pytest.param(style, exercise, id=f"{style}-{exercise}",
-                         marks=() if style in GRADED_RIGHT_BEFORE else PENDING)
+    return [pytest.param(style, exercise, id=f"{style}-{exercise}")
             for style in correct_styles("alphabeta") for exercise in EXERCISE_FILES
             if (STYLES / style / f"{exercise}.py").is_file()]
 
@@ -165,7 +157,6 @@ def test_every_correct_style_passes_the_students_plain_pytest(pytest_items, styl
     assert outcomes and set(outcomes) == {"PASSED"}, outcomes
 
 
-@PENDING
 @pytest.mark.parametrize("mistake", CATALOGUE, ids=lambda m: m.id)
 def test_every_written_mistake_loses_points_and_is_named_alike_in_both_styles(graded_corpus, mistake):
     grades = {style: graded_corpus[f"mistake-{mistake.id}-{style}"]["exercises"][mistake.exercise]
@@ -206,7 +197,6 @@ def test_the_explicit_stack_searches_deeper_than_the_recursion_limit():
     assert search(reference("alphabeta"), "alphabeta", case)[4] == "RecursionError"
 
 
-@PENDING
 def test_under_the_cs188_rule_strict_code_in_any_style_is_right_and_aima_code_is_the_named_mistake(tmp_path):
     """The same files under a CS188 course: the strict-rule code (the equality_rule mistake's files) gets full marks
     in both styles, and AIMA-rule code is named equality_rule whether written as module functions or a class."""
