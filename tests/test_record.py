@@ -314,7 +314,7 @@ def test_grade_fails_only_the_values_when_the_roots_own_call_raises(tmp_path):
     grade = result.rows[0]["extra_data"]["exercises"]["alphabeta"]
     assert grade["status"] == "ok" and grade["score"] < grade["max_score"]
     assert 4 + 1 <= grade["score"] < 8  # pruning and nodes in full; values on MIN roots only
-    feedback = (tmp_path / "out" / "helpers" / "feedback.md").read_text(encoding="utf-8")
+    feedback = (tmp_path / "out" / "students" / "helpers" / "feedback.md").read_text(encoding="utf-8")
     assert "max_value(game, 'A', -∞, +∞), which is then called on the root to check its value, raised " \
            "ValueError" in feedback and "ValueError: see _max" in feedback
     assert "the value of the root is" not in feedback
