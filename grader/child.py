@@ -373,7 +373,8 @@ def _confine(limits: dict) -> dict | None:  # pragma: no cover - runs only in th
     from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
     from grader.confine import confine
 
-    return confine(os.getcwd(), KIT_ROOT, [HIDDEN_FIXTURES, SOLUTIONS], limits.get("writable", [])).to_dict()
+    return confine(os.getcwd(), KIT_ROOT, [HIDDEN_FIXTURES, SOLUTIONS], limits.get("writable", []),
+                   drop_root=True).to_dict()
 
 
 def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point, exercised through the sandbox
@@ -416,12 +417,13 @@ def _save_coverage() -> None:  # pragma: no cover - runs only in a forked child 
             pass
 
 
-def _forked(start: dict, fds: list[int]) -> None:  # pragma: no cover - the forked child, before student code
+def _forked(start: dict, fds: list[int], pristine: dict) -> None:  # pragma: no cover - the forked child
     """In the forked child: become what :mod:`grader.sandbox` would have started, then serve; never returns."""
     code = 1
     try:
         request_read, reply_write, log = fds
         os.setsid()  # its own session and process group, which the grader kills as a whole
+        _reset(pristine)  # whatever an earlier child did, this one starts as the server did
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(log, 1)  # from here on, whatever goes wrong is written to the student's log, not the grader's stderr
@@ -456,6 +458,7 @@ def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exerci
         pass
     signal_module = __import__("signal")
     signal_module.signal(signal_module.SIGINT, signal_module.SIG_IGN)
+    pristine = _pristine()
     _warm_up()
     gc.freeze()  # what the server holds stays shared with its children, never scanned by their collections
     sock = socket.socket(fileno=fd)
@@ -471,7 +474,7 @@ def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exerci
             pid = os.fork()
             if pid == 0:
                 sock.close()
-                _forked(message, fds)
+                _forked(message, fds, pristine)
             for received in fds:
                 os.close(received)
             pidfd = os.pidfd_open(pid)
@@ -492,6 +495,38 @@ def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exerci
                 sock.send(json.dumps({"returncode": code}).encode())
             except OSError:
                 return 0
+
+
+def _pristine() -> dict:  # pragma: no cover - the server, once, before any child exists
+    """The state every child starts from (the server's own at its start): resource limits, nice value, CPU
+    affinity, umask. The server makes itself undumpable: a child of its user cannot open its memory."""
+    import ctypes
+    import resource
+
+    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    limits = {getattr(resource, n): resource.getrlimit(getattr(resource, n)) for n in dir(resource)
+              if n.startswith("RLIMIT_")}
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return {"limits": limits, "nice": os.getpriority(os.PRIO_PROCESS, 0), "cpus": os.sched_getaffinity(0),
+            "umask": umask}
+
+
+def _reset(pristine: dict) -> None:  # pragma: no cover - a forked child, before student code
+    """Give this process the server's starting state (:func:`_pristine`): every resource limit, the nice value, the
+    CPU affinity, the umask, an empty signal mask. (Children cannot change the server, but nothing is assumed.)"""
+    import resource
+    import signal
+
+    for which, value in pristine["limits"].items():
+        if resource.getrlimit(which) != value:
+            resource.setrlimit(which, value)
+    if os.getpriority(os.PRIO_PROCESS, 0) != pristine["nice"]:
+        os.setpriority(os.PRIO_PROCESS, 0, pristine["nice"])
+    if os.sched_getaffinity(0) != pristine["cpus"]:
+        os.sched_setaffinity(0, pristine["cpus"])
+    os.umask(pristine["umask"])
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
 
 
 def _warm_up() -> None:  # pragma: no cover - the server, once: what each child would otherwise import itself
