@@ -18,10 +18,8 @@ import contextlib
 import gc
 import multiprocessing
 import multiprocessing.connection
-import shutil
 import signal
 import sys
-import tempfile
 import time
 import traceback
 from collections import deque
@@ -264,17 +262,15 @@ def _interrupt(signum, frame) -> None:
 
 @contextlib.contextmanager
 def _fork_server(grader: Grader) -> Iterator[None]:
-    """A :class:`ForkServer` for ``grader`` while the block runs, where the platform has one."""
-    folder = Path(tempfile.mkdtemp(prefix="abkit-server-")) if ForkServer.available() else None
-    grader.server = ForkServer(folder) if folder is not None else None
+    """A :class:`ForkServer` for ``grader`` while the block runs, where the platform has one (it needs no folder:
+    none is left behind when the worker is killed)."""
+    grader.server = ForkServer() if ForkServer.available() else None
     try:
         yield
     finally:
         if grader.server is not None:
             grader.server.close()
             grader.server = None
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextlib.contextmanager

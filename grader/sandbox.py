@@ -165,15 +165,18 @@ class ForkServer:
     process group) cannot be reused meanwhile. Thread-safe; :meth:`close` ends it.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path | None = None) -> None:
+        """``folder``: the server's working folder (default ``/``: it needs none, so an interrupted batch leaves
+        no temporary folder behind)."""
         import socket
 
+        folder = Path(folder or "/")
         self._socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.lock = threading.Lock()
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-B", str(CHILD), "--server", str(theirs.fileno())],
-                cwd=folder, env=child_environment(Path(folder)), stdin=subprocess.DEVNULL,
+                cwd=folder, env=child_environment(folder), stdin=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),), start_new_session=True)
         finally:
             theirs.close()

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import zipfile
 
 import pytest
@@ -413,3 +414,41 @@ def test_a_worker_killed_between_two_students_stops_the_batch_with_a_message(tmp
     assert run.status == 1 and "(exit status 5)" in run.err and "Traceback" not in run.err
     saved = [s for s in ("s0", "s1", "s2", "s3") if (tmp_path / "out" / s / "results.json").exists()]
     assert 1 <= len(saved) <= 2 and not (tmp_path / "out" / "grades.csv").exists()
+
+
+@pytest.mark.skipif(not ForkServer.available(), reason="the fork server is Linux's")
+def test_each_forked_child_starts_from_the_servers_first_state_whatever_was_done_to_the_server(tmp_path):
+    """Resource limits, nice value, CPU affinity, umask and signal mask set on the server after it started (a child
+    cannot: grader.confine) are not what its next child starts with."""
+    import resource
+
+    from grader.sandbox import Limits, Sandbox
+
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "probe.py").write_text(textwrap.dedent("""\
+        import os, resource, signal
+        state = [os.getpriority(os.PRIO_PROCESS, 0), resource.getrlimit(resource.RLIMIT_NOFILE),
+                 resource.getrlimit(resource.RLIMIT_STACK), sorted(os.sched_getaffinity(0)), os.umask(0o022),
+                 sorted(signal.pthread_sigmask(signal.SIG_BLOCK, []))]
+        raise ValueError(repr(state))
+        """), encoding="utf-8")
+    server = ForkServer()
+    try:
+        pid = server.process.pid
+        with Sandbox(tmp_path / "files", Limits(confine=False), server=server) as sandbox:
+            first = sandbox.request({"op": "load", "exercise": "probe", "path": str(tmp_path / "files" / "probe.py")})
+        stack = resource.getrlimit(resource.RLIMIT_STACK)
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (16, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+        resource.prlimit(pid, resource.RLIMIT_STACK, (1 << 20, stack[1]))
+        os.setpriority(os.PRIO_PROCESS, pid, 19)
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(pid, cpus[:1])
+        with Sandbox(tmp_path / "files", Limits(confine=False), server=server) as sandbox:
+            reply = sandbox.request({"op": "load", "exercise": "probe", "path": str(tmp_path / "files" / "probe.py")})
+    finally:
+        server.close()
+    umask = os.umask(0o022)
+    os.umask(umask)
+    expected = [os.getpriority(os.PRIO_PROCESS, 0) if os.geteuid() == 0 else 19,
+                resource.getrlimit(resource.RLIMIT_NOFILE), stack, cpus, umask, []]
+    assert reply["error"] == first["error"] == f"ValueError: {expected!r}"
