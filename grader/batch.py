@@ -18,8 +18,11 @@ import contextlib
 import gc
 import multiprocessing
 import multiprocessing.connection
+import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
 import traceback
 from collections import deque
@@ -90,10 +93,11 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
             progress(len(result.graded), len(todo), Outcome.of(row))
 
     workers = min(max(1, jobs), len(todo))
-    if workers > 1:
-        _in_workers(grader, todo, result.out, workers, record)
-    elif todo:
-        _in_this_process(grader, todo, result.out, record)
+    with _batch_folder(grader):
+        if workers > 1:
+            _in_workers(grader, todo, result.out, workers, record)
+        elif todo:
+            _in_this_process(grader, todo, result.out, record)
     result.rows = [rows[name] for name in sorted(rows)]
     write_class(result.out, result.rows, rubric, lang)
     result.graded.sort()
@@ -271,6 +275,35 @@ def _fork_server(grader: Grader) -> Iterator[None]:
         if grader.server is not None:
             grader.server.close()
             grader.server = None
+
+
+@contextlib.contextmanager
+def _batch_folder(grader: Grader) -> Iterator[None]:
+    """The students' temporary folders under one folder of this batch (named with this process's id), removed at
+    the end, interrupted or not; those of earlier batches whose process is gone (killed) are removed first."""
+    for stale in Path(tempfile.gettempdir()).glob("abkit-batch-*"):
+        if _abandoned(stale):
+            shutil.rmtree(stale, ignore_errors=True)
+    grader.work = Path(tempfile.mkdtemp(prefix=f"abkit-batch-{os.getpid()}-"))
+    try:
+        yield
+    finally:
+        shutil.rmtree(grader.work, ignore_errors=True)
+        grader.work = None
+
+
+def _abandoned(folder: Path) -> bool:
+    """Whether ``folder`` (``abkit-batch-PID-…``) is this user's and its batch's process no longer exists."""
+    try:
+        pid = int(folder.name.split("-")[2])
+        if folder.lstat().st_uid != os.geteuid():
+            return False
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (ValueError, IndexError, OSError):
+        return False
+    return False
 
 
 @contextlib.contextmanager

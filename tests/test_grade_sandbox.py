@@ -452,3 +452,23 @@ def test_each_forked_child_starts_from_the_servers_first_state_whatever_was_done
     expected = [os.getpriority(os.PRIO_PROCESS, 0) if os.geteuid() == 0 else 19,
                 resource.getrlimit(resource.RLIMIT_NOFILE), stack, cpus, umask, []]
     assert reply["error"] == first["error"] == f"ValueError: {expected!r}"
+
+
+def test_a_batch_leaves_no_temporary_folder_and_removes_those_of_killed_batches(tmp_path, monkeypatch):
+    import tempfile
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    killed = temporary / f"abkit-batch-{int(gone.stdout)}-x1"  # a batch killed with SIGKILL left this behind
+    (killed / "abkit-y" / "files").mkdir(parents=True)
+    running = temporary / f"abkit-batch-{os.getpid()}-x2"  # a batch still running: kept
+    running.mkdir()
+    odd = temporary / "abkit-batch-name"
+    odd.mkdir()
+    folder, rubric = _narrow_class(tmp_path, students=2)
+    for jobs in (1, 2):
+        result = grade_batch(folder, tmp_path / f"out{jobs}", rubric, jobs=jobs)
+        assert result.graded == ["s0", "s1"]
+        assert sorted(p.name for p in temporary.iterdir()) == sorted([running.name, odd.name])
