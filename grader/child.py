@@ -38,8 +38,10 @@ HEADER = struct.Struct(">I")
 #: every reply ends with HMAC-SHA256(key, sequence number + body): the key comes first on the request pipe
 KEY_BYTES = MAC_BYTES = 32
 SEQUENCE = struct.Struct(">Q")
-#: the functions a submission is expected to define (contract §1)
+#: the most nodes or calls a trace sent back may hold, and the most bytes a reply may have (half the parent's limit)
 MAX_RECORD = 50_000
+MAX_REPORT = 8 * 1024 * 1024
+#: the functions a submission is expected to define (contract §1)
 CONTRACT = ("minimax_decision", "alpha_beta_search", "max_value", "min_value", "alpha_beta_cutoff_search",
             "cutoff_test", "expectiminimax_decision", "expectiminimax", "chance_value", "ordered_actions",
             "iterative_deepening_search", "actions_in_order")
@@ -277,6 +279,8 @@ class Channel:
 
     def send(self, message: dict) -> None:
         body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+        if len(body) > MAX_REPORT:
+            body = json.dumps(_oversized(message, len(body)), ensure_ascii=False).encode("utf-8")
         mac = hmac.digest(self.key, SEQUENCE.pack(self.sent) + body, "sha256")
         self.sent += 1
         data = HEADER.pack(len(body)) + body + mac
@@ -292,6 +296,23 @@ class Channel:
             chunks.append(chunk)
             left -= len(chunk)
         return b"".join(chunks)
+
+
+def _oversized(message: dict, size: int) -> dict:
+    """In place of a reply of ``size`` bytes, more than :data:`MAX_REPORT`: the same reply without what the student's
+    code made (its trace cut to the root, its answer and output dropped), with an error that says why."""
+    text = f"ReportTooLarge: the report had {size:,} bytes, more than {MAX_REPORT:,}"
+    reply = {k: message[k] for k in ("id", "tampered", "loaded", "functions", "defences") if k in message}
+    reply.update(error=text, error_type="ReportTooLarge", traceback="", output="")
+    if "answer" in message:
+        reply["answer"] = None
+    trace = message.get("trace")
+    if isinstance(trace, dict):
+        reply["trace"] = {"algorithm": trace.get("algorithm"), "root": trace.get("root"), "action": None,
+                          "value": None, "visited": [trace.get("root")], "evaluated": [], "calls": [], "error": text}
+        if "counts" in trace:
+            reply["trace"]["counts"] = [0, 0]
+    return reply
 
 
 def _truncate(trace: Trace, limit: int = MAX_RECORD) -> None:

@@ -472,3 +472,26 @@ def test_a_batch_leaves_no_temporary_folder_and_removes_those_of_killed_batches(
         result = grade_batch(folder, tmp_path / f"out{jobs}", rubric, jobs=jobs)
         assert result.graded == ["s0", "s1"]
         assert sorted(p.name for p in temporary.iterdir()) == sorted([running.name, odd.name])
+
+
+def test_a_reply_too_large_to_send_becomes_an_error_of_that_test_not_a_crash(tmp_path):
+    """A search that returns a 20 MB value: the child sends, instead of its report, the test failed with
+    ReportTooLarge, and the process goes on answering."""
+    from abkit.fixture import load_fixture
+    from abkit.loading import PUBLIC_FIXTURES
+    from grader.child import MAX_REPORT, tree_to_data
+    from grader.sandbox import Limits, Sandbox
+
+    (tmp_path / "files").mkdir()
+    student = tmp_path / "files" / "alphabeta.py"
+    student.write_text(REFERENCE + "\n\ndef alpha_beta_search(game, state):\n    return 'x' * 20_000_000\n",
+                       encoding="utf-8")
+    tree = load_fixture(PUBLIC_FIXTURES / "aima-fig-5-2.yaml").tree
+    request = {"op": "search", "exercise": "alphabeta", "tree": tree_to_data(tree), "state": tree.root,
+               "algorithm": "alphabeta"}
+    with Sandbox(tmp_path / "files", Limits(memory_mb=2048)) as sandbox:
+        assert sandbox.request({"op": "load", "exercise": "alphabeta", "path": str(student)})["loaded"]
+        reply = sandbox.request(request)
+        assert reply["error_type"] == "ReportTooLarge" and f"more than {MAX_REPORT:,}" in reply["error"]
+        assert reply["trace"]["visited"] == [tree.root] and reply["trace"]["value"] is None
+        assert sandbox.request({"op": "load", "exercise": "alphabeta", "path": str(student)})["loaded"]
