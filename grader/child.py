@@ -521,10 +521,14 @@ def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exerci
 def _pristine() -> dict:  # pragma: no cover - the server, once, before any child exists
     """The state every child starts from (the server's own at its start): resource limits, nice value, CPU
     affinity, umask. The server makes itself undumpable: a child of its user cannot open its memory."""
-    import ctypes
     import resource
 
-    ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+    from grader.confine import _undumpable
+
+    try:
+        _undumpable()
+    except OSError:
+        pass
     limits = {getattr(resource, n): resource.getrlimit(getattr(resource, n)) for n in dir(resource)
               if n.startswith("RLIMIT_")}
     umask = os.umask(0o022)
