@@ -211,3 +211,36 @@ def test_sandbox_doctests():
     import grader.sandbox
     result = doctest.testmod(grader.sandbox)
     assert result.failed == 0 and result.attempted > 0
+
+
+ROOT_DROP = """
+    _confine = confine.confine
+    confine.confine = lambda *args, **kwargs: _confine(*args, drop_root=True, **kwargs)
+    """
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not LAYERS["seccomp"], reason="the grader runs as root here: not this time")
+def test_under_root_the_child_becomes_a_user_of_its_own_that_can_only_read(tmp_path):
+    result = run_confined("""
+        import decimal, resource
+        result["ids"] = [os.getresuid(), os.getresgid(), os.getgroups()]
+        attempt("runtime", lambda: __import__("fractions"))
+        attempt("write kit", lambda: open(Path(sys.path[0]) / "abkit" / "pwned.txt", "w"))
+        attempt("signal init", lambda: os.kill(1, 0))
+        attempt("limit init", lambda: resource.prlimit(1, resource.RLIMIT_NOFILE))
+        """, tmp_path, setup=ROOT_DROP)
+    uid = result["ids"][0][0]
+    assert uid >= confine.CHILD_IDS and result["ids"] == [[uid] * 3, [uid] * 3, []]
+    assert result["defences"]["reasons"] == [] and result["runtime"] == "allowed"
+    assert result["write kit"] == result["signal init"] == result["limit init"] == "PermissionError"
+    assert not (KIT_ROOT / "abkit" / "pwned.txt").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a user is changed only when the grader runs as root")
+def test_under_root_a_user_that_cannot_be_taken_is_reported(tmp_path):
+    result = run_confined("", tmp_path, setup=ROOT_DROP + """
+    def fail(*args):
+        raise OSError(13, "refused")
+    confine._drop_root = fail
+    """)
+    assert "user: [Errno 13] refused" in result["defences"]["reasons"]
