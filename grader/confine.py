@@ -34,6 +34,7 @@ including a probe: whether the hidden fixtures can still be opened.
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import signal
 import struct
@@ -113,6 +114,7 @@ SYSCALLS = {
 #: a uid and gid of its own for each child when the grader runs as root: this base plus the child's pid
 #: (far above any account's; pids stay below 2**22)
 CHILD_IDS = 1_900_000_000
+NOBODY = 65534
 
 
 class Defences:
@@ -302,19 +304,24 @@ def _capset(capabilities: int) -> None:
 
 
 def _drop_root(writable: list[Path]) -> int:
-    """Become a user and group of this process's own (:data:`CHILD_IDS` + pid, no supplementary groups) that owns
-    only ``writable``; the uid. Of root's powers it keeps one, reading (``CAP_DAC_READ_SEARCH``: a runtime under
-    ``/root`` and the student's folder stay readable; Landlock decides what is read): it cannot write root's files,
-    signal, limit, renice or trace another user's process, or take root back."""
-    uid = gid = CHILD_IDS + os.getpid()
-    for folder in writable:
-        for path in (folder, *folder.rglob("*")):
-            os.chown(path, uid, gid, follow_symlinks=False)
+    """Become a user and group of this process's own (:data:`CHILD_IDS` + pid, no supplementary groups; ``nobody``
+    where a container maps no such id) that owns only ``writable``; the uid. Of root's powers it keeps one, reading
+    (``CAP_DAC_READ_SEARCH``: a runtime under ``/root`` and the student's folder stay readable; Landlock decides what
+    is read): it cannot write root's files, signal, limit, renice or trace another user's process, or take root back."""
     libc = _libc()
     if libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0:  # pragma: no cover
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_KEEPCAPS)")
     os.setgroups([])
-    os.setresgid(gid, gid, gid)
+    for uid in (CHILD_IDS + os.getpid(), NOBODY):
+        try:
+            os.setresgid(uid, uid, uid)
+            break
+        except OSError as error:  # EINVAL: an id this user namespace does not map
+            if uid == NOBODY or error.errno != errno.EINVAL:
+                raise
+    for folder in writable:
+        for path in (folder, *folder.rglob("*")):
+            os.chown(path, uid, uid, follow_symlinks=False)
     os.setresuid(uid, uid, uid)
     _capset(1 << CAP_DAC_READ_SEARCH)
     return uid

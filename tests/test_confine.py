@@ -219,7 +219,7 @@ ROOT_DROP = """
     """
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or not LAYERS["seccomp"], reason="the grader runs as root here: not this time")
+@pytest.mark.skipif(os.geteuid() != 0 or not LAYERS["seccomp"], reason="only a grader running as root changes user")
 def test_under_root_the_child_becomes_a_user_of_its_own_that_can_only_read(tmp_path):
     result = run_confined("""
         import decimal, resource
@@ -244,3 +244,19 @@ def test_under_root_a_user_that_cannot_be_taken_is_reported(tmp_path):
     confine._drop_root = fail
     """)
     assert "user: [Errno 13] refused" in result["defences"]["reasons"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not LAYERS["seccomp"], reason="only a grader running as root changes user")
+def test_where_a_container_maps_no_high_id_the_child_becomes_nobody(tmp_path):
+    result = run_confined("""
+        result["ids"] = [os.getresuid(), os.getgroups()]
+        """, tmp_path, setup=ROOT_DROP + f"""
+    import errno
+    _setresgid = os.setresgid
+    def setresgid(*ids):
+        if ids[0] >= confine.CHILD_IDS:
+            raise OSError(errno.EINVAL, "not mapped")
+        _setresgid(*ids)
+    os.setresgid = setresgid
+    """)
+    assert result["ids"] == [[confine.NOBODY] * 3, []] and result["defences"]["reasons"] == []
