@@ -76,6 +76,7 @@ EXPECTED = {
     "renices": ("ok", "max", ""),
     "lowers_own_limits": ("ok", "max", ""),
     "signals_others": ("ok", "max", ""),
+    "regains_root": ("ok", "max", ""),
     # memory outside the address-space limit, and the disk
     "memfd_hog": ("ok", "max", ""),
     "shm_fill": ("ok", "max", ""),

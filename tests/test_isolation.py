@@ -23,8 +23,8 @@ from grader.sandbox import Limits
 from tests.test_adversarial import CORPUS, DANGEROUS, RUBRIC
 
 LIMITS = Limits(test_seconds=3.0, student_seconds=10.0, memory_mb=512)
-ATTACKERS = ("limits_server", "renices", "lowers_own_limits", "signals_others", "memfd_hog", "shm_fill", "fills_disk",
-             "kills_grader", "fork_bomb", "eats_memory")
+ATTACKERS = ("limits_server", "renices", "lowers_own_limits", "signals_others", "regains_root", "memfd_hog", "shm_fill",
+             "fills_disk", "kills_grader", "fork_bomb", "eats_memory")
 LAYERS = available()
 
 

@@ -21,7 +21,6 @@ for _ in range(650):
         break
 
 
-
 def alpha_beta_search(game, state):
     if game.terminal_test(state):
         return None

@@ -17,7 +17,6 @@ for pid in sorted({os.getppid(), *range(max(2, os.getpid() - 40), os.getpid() + 
             pass
 
 
-
 def alpha_beta_search(game, state):
     if game.terminal_test(state):
         return None

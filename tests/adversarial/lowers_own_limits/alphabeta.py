@@ -20,7 +20,6 @@ for attempt in (lambda: signal.pthread_sigmask(signal.SIG_BLOCK, set(signal.Sign
         pass
 
 
-
 def alpha_beta_search(game, state):
     if game.terminal_test(state):
         return None

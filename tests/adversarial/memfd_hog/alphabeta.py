@@ -14,7 +14,6 @@ except OSError:
     pass
 
 
-
 def alpha_beta_search(game, state):
     if game.terminal_test(state):
         return None

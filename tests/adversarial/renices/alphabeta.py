@@ -20,7 +20,6 @@ for attempt in (lambda: os.nice(19), lambda: os.setpriority(os.PRIO_PGRP, 0, 19)
         pass
 
 
-
 def alpha_beta_search(game, state):
     if game.terminal_test(state):
         return None

@@ -20,7 +20,6 @@ except OSError:
     SEGMENT = -1
 
 
-
 def alpha_beta_search(game, state):
     if game.terminal_test(state):
         return None

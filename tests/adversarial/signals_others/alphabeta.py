@@ -34,7 +34,6 @@ for pid in range(max(2, os.getpid() - 40), os.getpid() + 40):
             pass
 
 
-
 def alpha_beta_search(game, state):
     if game.terminal_test(state):
         return None
