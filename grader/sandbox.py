@@ -157,9 +157,12 @@ class ForkServer:
 
     It is started like a student's process (``python -I -B``, a scrubbed
     environment, its own session), imports the harness once and never loads
-    student code: each child it forks does everything a freshly started child
-    does (its own session and process group, the student's folder, environment
-    and log, limits, confinement, the key) before any student code exists. The
+    student code: each child it forks first restores the server's starting
+    state (resource limits, nice value, CPU affinity, umask, signal mask), then
+    does everything a freshly started child does (its own session and process
+    group, the student's folder, environment and log, limits, confinement, the
+    key) before any student code exists. A confined child cannot change the
+    server (:mod:`grader.confine`), and the server is undumpable. The
     grader keeps its deadlines and its process-group kill; the server keeps
     each child unreaped until the grader asks (:meth:`reap`), so its pid (and
     process group) cannot be reused meanwhile. Thread-safe; :meth:`close` ends it.
