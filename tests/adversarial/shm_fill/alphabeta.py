@@ -3,7 +3,6 @@
 
 import ctypes
 import math
-import os
 
 WRITTEN = 0
 try:
