@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,12 @@ def attackers() -> list[str]:
     return [a for a in ATTACKERS if a not in DANGEROUS or LAYERS.get(DANGEROUS[a])]
 
 
+def shared_memory() -> set[str]:
+    """The System V shared memory segments of this machine (they outlive the process that made them)."""
+    table = Path("/proc/sysvipc/shm")
+    return {line.split()[1] for line in table.read_text().splitlines()[1:]} if table.exists() else set()
+
+
 def comparable(row: dict) -> dict:
     """What a student's row says about their grade: status, score and every test's score and output."""
     return {"status": row["extra_data"]["status"], "score": row["score"],
@@ -43,6 +50,7 @@ def test_an_honest_student_graded_after_each_attacker_gets_what_it_gets_alone(tm
     temporary = tmp_path / "tmp"  # the grader's temporary folders (students', fork servers'), to see none is left
     temporary.mkdir()
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    segments = shared_memory()
     folder = tmp_path / "class"
     honest = []
     for i, attacker in enumerate(attackers()):
@@ -62,3 +70,4 @@ def test_an_honest_student_graded_after_each_attacker_gets_what_it_gets_alone(tm
     out, err = capfd.readouterr()
     assert "Traceback" not in out + err and "Error" not in err
     assert not list(temporary.iterdir())  # no student folder, fork-server folder or file an attacker left behind
+    assert shared_memory() <= segments  # nor a shared memory segment (shm_fill's, on a kernel without seccomp)
