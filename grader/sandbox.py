@@ -301,7 +301,10 @@ class Sandbox:
                     stderr=subprocess.STDOUT, pass_fds=(request_read, reply_write), start_new_session=True)
         os.close(request_read)
         os.close(reply_write)
-        os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
+        try:
+            os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
+        except OSError:  # the child has already ended (its log says why): the first request finds it dead
+            pass
 
     def request(self, message: dict | bytes) -> dict:
         """Send ``message`` (or its JSON, encoded) and return the reply; :class:`TimedOut` or :class:`Died` otherwise.

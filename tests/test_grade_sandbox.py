@@ -495,3 +495,26 @@ def test_a_reply_too_large_to_send_becomes_an_error_of_that_test_not_a_crash(tmp
         assert reply["error_type"] == "ReportTooLarge" and f"more than {MAX_REPORT:,}" in reply["error"]
         assert reply["trace"]["visited"] == [tree.root] and reply["trace"]["value"] is None
         assert sandbox.request({"op": "load", "exercise": "alphabeta", "path": str(student)})["loaded"]
+
+
+def test_a_child_that_ends_before_it_gets_its_key_fails_that_student_not_the_batch(tmp_path, monkeypatch):
+    """Writing the key into the pipe of a child that already ended (BrokenPipeError) used to escape Sandbox.start
+    and stop the batch; now the student's first request finds the child dead."""
+    import grader.sandbox as sandbox_module
+    from grader.sandbox import Died, Limits, Sandbox
+
+    real_write = os.write
+
+    def broken(fd, data):
+        if len(data) == 32 and not getattr(broken, "done", False):
+            broken.done = True
+            raise BrokenPipeError(32, "Broken pipe")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(sandbox_module.os, "write", broken)
+    (tmp_path / "files").mkdir()
+    with Sandbox(tmp_path / "files", Limits(test_seconds=5)) as sandbox:
+        assert broken.done and sandbox.process is not None
+        sandbox.kill()  # (as if it had ended by itself)
+        with pytest.raises(Died):
+            sandbox.request({"op": "load", "exercise": "alphabeta", "path": "alphabeta.py"})
