@@ -18,6 +18,7 @@ import contextlib
 import gc
 import multiprocessing
 import multiprocessing.connection
+import os
 import shutil
 import signal
 import sys
@@ -93,10 +94,11 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
             progress(len(result.graded), len(todo), Outcome.of(row))
 
     workers = min(max(1, jobs), len(todo))
-    if workers > 1:
-        _in_workers(grader, todo, result.out, workers, record)
-    elif todo:
-        _in_this_process(grader, todo, result.out, record)
+    with _batch_folder(grader):
+        if workers > 1:
+            _in_workers(grader, todo, result.out, workers, record)
+        elif todo:
+            _in_this_process(grader, todo, result.out, record)
     result.rows = [rows[name] for name in sorted(rows)]
     write_class(result.out, result.rows, rubric, lang)
     result.graded.sort()
@@ -265,17 +267,44 @@ def _interrupt(signum, frame) -> None:
 
 @contextlib.contextmanager
 def _fork_server(grader: Grader) -> Iterator[None]:
-    """A :class:`ForkServer` for ``grader`` while the block runs, where the platform has one."""
-    folder = Path(tempfile.mkdtemp(prefix="abkit-server-")) if ForkServer.available() else None
-    grader.server = ForkServer(folder) if folder is not None else None
+    """A :class:`ForkServer` for ``grader`` while the block runs, where the platform has one (it needs no folder:
+    none is left behind when the worker is killed)."""
+    grader.server = ForkServer() if ForkServer.available() else None
     try:
         yield
     finally:
         if grader.server is not None:
             grader.server.close()
             grader.server = None
-        if folder is not None:
-            shutil.rmtree(folder, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def _batch_folder(grader: Grader) -> Iterator[None]:
+    """The students' temporary folders under one folder of this batch (named with this process's id), removed at
+    the end, interrupted or not; those of earlier batches whose process is gone (killed) are removed first."""
+    for stale in Path(tempfile.gettempdir()).glob("abkit-batch-*"):
+        if _abandoned(stale):
+            shutil.rmtree(stale, ignore_errors=True)
+    grader.work = Path(tempfile.mkdtemp(prefix=f"abkit-batch-{os.getpid()}-"))
+    try:
+        yield
+    finally:
+        shutil.rmtree(grader.work, ignore_errors=True)
+        grader.work = None
+
+
+def _abandoned(folder: Path) -> bool:
+    """Whether ``folder`` (``abkit-batch-PID-…``) is this user's and its batch's process no longer exists."""
+    try:
+        pid = int(folder.name.split("-")[2])
+        if folder.lstat().st_uid != os.geteuid():
+            return False
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (ValueError, IndexError, OSError):
+        return False
+    return False
 
 
 @contextlib.contextmanager

@@ -39,8 +39,10 @@ HEADER = struct.Struct(">I")
 #: every reply ends with HMAC-SHA256(key, sequence number + body): the key comes first on the request pipe
 KEY_BYTES = MAC_BYTES = 32
 SEQUENCE = struct.Struct(">Q")
-#: the functions a submission is expected to define (contract §1)
+#: the most nodes or calls a trace sent back may hold, and the most bytes a reply may have (half the parent's limit)
 MAX_RECORD = 50_000
+MAX_REPORT = 8 * 1024 * 1024
+#: the functions a submission is expected to define (contract §1)
 CONTRACT = ("minimax_decision", "alpha_beta_search", "max_value", "min_value", "alpha_beta_cutoff_search",
             "cutoff_test", "expectiminimax_decision", "expectiminimax", "chance_value", "ordered_actions",
             "iterative_deepening_search", "actions_in_order")
@@ -254,6 +256,8 @@ class Channel:
 
     def send(self, message: dict) -> None:
         body = json.dumps(message, ensure_ascii=False).encode("utf-8")
+        if len(body) > MAX_REPORT:
+            body = json.dumps(_oversized(message, len(body)), ensure_ascii=False).encode("utf-8")
         mac = hmac.digest(self.key, SEQUENCE.pack(self.sent) + body, "sha256")
         self.sent += 1
         data = HEADER.pack(len(body)) + body + mac
@@ -269,6 +273,23 @@ class Channel:
             chunks.append(chunk)
             left -= len(chunk)
         return b"".join(chunks)
+
+
+def _oversized(message: dict, size: int) -> dict:
+    """In place of a reply of ``size`` bytes, more than :data:`MAX_REPORT`: the same reply without what the student's
+    code made (its trace cut to the root, its answer and output dropped), with an error that says why."""
+    text = f"ReportTooLarge: the report had {size:,} bytes, more than {MAX_REPORT:,}"
+    reply = {k: message[k] for k in ("id", "tampered", "loaded", "functions", "defences") if k in message}
+    reply.update(error=text, error_type="ReportTooLarge", traceback="", output="")
+    if "answer" in message:
+        reply["answer"] = None
+    trace = message.get("trace")
+    if isinstance(trace, dict):
+        reply["trace"] = {"algorithm": trace.get("algorithm"), "root": trace.get("root"), "action": None,
+                          "value": None, "visited": [trace.get("root")], "evaluated": [], "calls": [], "error": text}
+        if "counts" in trace:
+            reply["trace"]["counts"] = [0, 0]
+    return reply
 
 
 def _truncate(trace: Trace, limit: int = MAX_RECORD) -> None:
@@ -352,7 +373,8 @@ def _confine(limits: dict) -> dict | None:  # pragma: no cover - runs only in th
     from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
     from grader.confine import confine
 
-    return confine(os.getcwd(), KIT_ROOT, [HIDDEN_FIXTURES, SOLUTIONS], limits.get("writable", [])).to_dict()
+    return confine(os.getcwd(), KIT_ROOT, [HIDDEN_FIXTURES, SOLUTIONS], limits.get("writable", []),
+                   drop_root=True).to_dict()
 
 
 def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point, exercised through the sandbox
@@ -395,12 +417,13 @@ def _save_coverage() -> None:  # pragma: no cover - runs only in a forked child 
             pass
 
 
-def _forked(start: dict, fds: list[int]) -> None:  # pragma: no cover - the forked child, before student code
+def _forked(start: dict, fds: list[int], pristine: dict) -> None:  # pragma: no cover - the forked child
     """In the forked child: become what :mod:`grader.sandbox` would have started, then serve; never returns."""
     code = 1
     try:
         request_read, reply_write, log = fds
         os.setsid()  # its own session and process group, which the grader kills as a whole
+        _reset(pristine)  # whatever an earlier child did, this one starts as the server did
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         os.dup2(log, 1)  # from here on, whatever goes wrong is written to the student's log, not the grader's stderr
@@ -435,6 +458,7 @@ def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exerci
         pass
     signal_module = __import__("signal")
     signal_module.signal(signal_module.SIGINT, signal_module.SIG_IGN)
+    pristine = _pristine()
     _warm_up()
     gc.freeze()  # what the server holds stays shared with its children, never scanned by their collections
     sock = socket.socket(fileno=fd)
@@ -450,7 +474,7 @@ def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exerci
             pid = os.fork()
             if pid == 0:
                 sock.close()
-                _forked(message, fds)
+                _forked(message, fds, pristine)
             for received in fds:
                 os.close(received)
             pidfd = os.pidfd_open(pid)
@@ -471,6 +495,47 @@ def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exerci
                 sock.send(json.dumps({"returncode": code}).encode())
             except OSError:
                 return 0
+
+
+def _pristine() -> dict:  # pragma: no cover - the server, once, before any child exists
+    """The state every child starts from (the server's own at its start): resource limits, nice value, CPU
+    affinity, umask. The server makes itself undumpable: a child of its user cannot open its memory."""
+    import resource
+
+    from grader.confine import _undumpable
+
+    try:
+        _undumpable()
+    except OSError:
+        pass
+    limits = {getattr(resource, n): resource.getrlimit(getattr(resource, n)) for n in dir(resource)
+              if n.startswith("RLIMIT_")}
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return {"limits": limits, "nice": os.getpriority(os.PRIO_PROCESS, 0), "cpus": os.sched_getaffinity(0),
+            "umask": umask}
+
+
+def _reset(pristine: dict) -> None:  # pragma: no cover - a forked child, before student code
+    """Give this process the server's starting state (:func:`_pristine`): every resource limit, the nice value, the
+    CPU affinity, the umask, an empty signal mask. (Children cannot change the server, but nothing is assumed; what
+    only root may restore is restored when the grader runs as root.)"""
+    import contextlib
+    import resource
+    import signal
+
+    for which, value in pristine["limits"].items():
+        if resource.getrlimit(which) != value:
+            with contextlib.suppress(OSError, ValueError):  # (a hard limit lowered from outside stays lowered)
+                resource.setrlimit(which, value)
+    if os.getpriority(os.PRIO_PROCESS, 0) != pristine["nice"]:
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, 0, pristine["nice"])
+    if os.sched_getaffinity(0) != pristine["cpus"]:
+        with contextlib.suppress(OSError):
+            os.sched_setaffinity(0, pristine["cpus"])
+    os.umask(pristine["umask"])
+    signal.pthread_sigmask(signal.SIG_SETMASK, ())
 
 
 def _warm_up() -> None:  # pragma: no cover - the server, once: what each child would otherwise import itself

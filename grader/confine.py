@@ -1,25 +1,32 @@
 """Confining a student's process before its code runs: what it may read, write, start and reach.
 
 :func:`confine` runs in the sandboxed child (:mod:`grader.child`), after the
-kit's own modules are loaded and before any student code. Two Linux layers,
-each applied where the kernel offers it and reported where it does not:
+kit's own modules are loaded and before any student code. Layers, each applied
+where the system offers it and reported where it does not:
 
 - **Landlock** (Linux 5.13+, unprivileged): the process may read the Python
-  runtime and the kit's code (``abkit/``, ``grader/``), read and write its
-  working folder, and nothing else: the hidden fixtures, the solutions, the
-  output folder and the instructor's files cannot be opened or listed, ``/proc``
-  included. With ABI 4+ it cannot bind or connect TCP sockets; with ABI 6+ it
-  cannot signal processes outside its sandbox (the grader, other students).
-- **seccomp** (a classic BPF filter built here, no library): no new processes
-  and no threads (``fork``, ``vfork``, ``clone``; ``clone3`` answers ``ENOSYS``
-  as on old kernels), no ``exec``, no sockets, no ``io_uring``, no namespaces,
-  no ``ptrace``/``process_vm_*``/``pidfd_*``, no signal handlers or timers
-  (``rt_sigaction``, ``setitimer``, ``alarm``, ``timer_create``), and
-  ``kill``/``tgkill`` only to itself. A fork bomb gets ``PermissionError``; with
-  no threads and no handlers, no student code can run while the harness checks
-  and sends a report.
+  runtime, the kit's code (``abkit/``, ``grader/``) and its working folder, and
+  write nothing (``/dev/null`` and, in the kit's tests, coverage's folder aside):
+  the hidden fixtures, the solutions, the output folder, ``/tmp``, ``/dev/shm``
+  and the instructor's files cannot be opened or listed, ``/proc`` included. So
+  the disk a student may fill is its log alone (capped by ``RLIMIT_FSIZE``).
+  With ABI 4+ it cannot bind or connect TCP sockets; with ABI 6+ it cannot
+  signal processes outside its sandbox.
+- **A user of its own** when the grader runs as root: uid and gid
+  :data:`CHILD_IDS` + pid, no groups, no capability but reading
+  (:func:`_drop_root`), so it cannot touch the grader's, the fork server's or
+  another student's process, nor write a file of theirs.
+- **seccomp** (a classic BPF filter built here, no library): an allow list
+  (:data:`ALLOWED`) of what a Python search and the harness need; everything
+  else fails with EPERM (``PermissionError``): no new processes or threads, no
+  ``exec``, sockets, pipes, ``memfd``, shared memory, ``io_uring``, namespaces,
+  ``ptrace``, signal handlers or timers, no changing a resource limit, a
+  priority, a CPU affinity, a user or a file's mode; ``kill``/``tgkill`` only to
+  itself, ``prlimit64`` only to read its own limits. With no threads and no
+  handlers, no student code can run while the harness checks and sends a report.
+- It is made undumpable: no process of its user may read or write its memory.
 
-Both need ``no_new_privs``, which is set first; neither needs root. The result
+Both kernel layers need ``no_new_privs``, which is set first; neither needs root. The result
 is a :class:`Defences` record that the child sends back with its first reply,
 including a probe: whether the hidden fixtures can still be opened.
 """
@@ -27,6 +34,7 @@ including a probe: whether the hidden fixtures can still be opened.
 from __future__ import annotations
 
 import ctypes
+import errno
 import os
 import signal
 import struct
@@ -42,28 +50,71 @@ FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
 FS_READ = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
 NET_ALL = 0b11             # BIND_TCP | CONNECT_TCP (ABI 4)
 SCOPE_ALL = 0b11           # ABSTRACT_UNIX_SOCKET | SIGNAL (ABI 6)
-PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 1, 38, 22, 2
+PR_SET_PDEATHSIG, PR_SET_DUMPABLE, PR_SET_KEEPCAPS, PR_SET_NO_NEW_PRIVS = 1, 4, 8, 38
+PR_SET_SECCOMP, SECCOMP_MODE_FILTER, CAP_DAC_READ_SEARCH = 22, 2, 2
 
 # -- seccomp (linux/filter.h, linux/seccomp.h, linux/audit.h) -----------------------
 LD_ABS_W, JEQ, JGE, RET = 0x20, 0x15, 0x35, 0x06
 RET_ALLOW = 0x7FFF0000
 EPERM, ENOSYS = 1, 38
-#: machine -> (audit arch, syscall numbers by name)
+#: the system calls a confined child may make, most frequent first (measured with strace on the grading tests,
+#: under coverage): reading its files and the request pipe, writing replies, memory, time, exceptions and
+#: tracebacks, and what coverage needs to save its data. Everything else fails with EPERM (a student's code sees
+#: PermissionError): new processes and threads, exec, sockets and pipes, signal handlers and timers, memfd, shared
+#: memory, ptrace, priorities, CPU affinity, resource limits, user ids, file modes and owners, mounts, namespaces.
+ALLOWED = ("newfstatat", "fcntl", "mmap", "read", "pread64", "munmap", "pwrite64", "openat", "write", "close",
+           "getdents64", "getpid", "lseek", "ioctl", "mremap", "getcwd", "exit_group", "futex", "brk", "mprotect",
+           "madvise", "rt_sigprocmask", "rt_sigreturn", "clock_gettime", "clock_nanosleep", "nanosleep",
+           "getrandom", "unlink", "unlinkat", "rename", "renameat", "renameat2", "mkdir", "mkdirat", "rmdir",
+           "fstat", "stat", "lstat", "statx", "open", "access", "faccessat", "faccessat2", "readlink", "readlinkat",
+           "readv", "writev", "preadv", "pwritev", "chdir", "fchdir", "dup", "dup2", "dup3", "fsync", "fdatasync",
+           "ftruncate", "fadvise64", "flock", "close_range", "getppid", "gettid", "getpgid", "getpgrp", "getsid",
+           "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid", "getgroups", "uname", "sysinfo",
+           "getrusage", "times", "getpriority", "sched_getaffinity", "sched_yield", "sched_getparam",
+           "sched_getscheduler", "getrlimit", "getcpu", "umask", "clock_getres", "gettimeofday", "time",
+           "sigaltstack", "rt_sigpending", "set_robust_list", "rseq", "set_tid_address", "select", "pselect6",
+           "poll", "ppoll", "exit", "restart_syscall")
+#: machine -> (audit arch, syscall numbers by name): asm/unistd_64.h on x86_64, asm-generic/unistd.h on aarch64
 SYSCALLS = {
-    "x86_64": (0xC000003E, {"fork": 57, "vfork": 58, "execve": 59, "execveat": 322, "clone": 56, "clone3": 435,
-                            "socket": 41, "ptrace": 101, "process_vm_readv": 310, "process_vm_writev": 311,
-                            "kill": 62, "tkill": 200, "tgkill": 234, "pidfd_open": 434, "pidfd_send_signal": 424,
-                            "pidfd_getfd": 438, "io_uring_setup": 425, "unshare": 272, "setns": 308,
-                            "rt_sigaction": 13, "setitimer": 38, "alarm": 37, "timer_create": 222}),
-    "aarch64": (0xC00000B7, {"execve": 221, "execveat": 281, "clone": 220, "clone3": 435, "socket": 198,
-                             "ptrace": 117, "process_vm_readv": 270, "process_vm_writev": 271, "kill": 129,
-                             "tkill": 130, "tgkill": 131, "pidfd_open": 434, "pidfd_send_signal": 424,
-                             "pidfd_getfd": 438, "io_uring_setup": 425, "unshare": 97, "setns": 268,
-                             "rt_sigaction": 134, "setitimer": 103, "timer_create": 107}),
+    "x86_64": (0xC000003E, {
+        "read": 0, "write": 1, "open": 2, "close": 3, "stat": 4, "fstat": 5, "lstat": 6, "poll": 7, "lseek": 8,
+        "mmap": 9, "mprotect": 10, "munmap": 11, "brk": 12, "rt_sigprocmask": 14, "rt_sigreturn": 15, "ioctl": 16,
+        "pread64": 17, "pwrite64": 18, "readv": 19, "writev": 20, "access": 21, "select": 23, "sched_yield": 24,
+        "mremap": 25, "madvise": 28, "dup": 32, "dup2": 33, "nanosleep": 35, "getpid": 39, "clone": 56,
+        "exit": 60, "kill": 62, "uname": 63, "fcntl": 72, "flock": 73, "fsync": 74, "fdatasync": 75,
+        "ftruncate": 77, "getcwd": 79, "chdir": 80, "fchdir": 81, "rename": 82, "mkdir": 83, "rmdir": 84,
+        "unlink": 87, "readlink": 89, "umask": 95, "gettimeofday": 96, "getrlimit": 97, "getrusage": 98,
+        "sysinfo": 99, "times": 100, "getuid": 102, "getgid": 104, "geteuid": 107, "getegid": 108,
+        "getppid": 110, "getpgrp": 111, "getgroups": 115, "getresuid": 118, "getresgid": 120, "getpgid": 121,
+        "getsid": 124, "rt_sigpending": 127, "sigaltstack": 131, "getpriority": 140, "sched_getparam": 143,
+        "sched_getscheduler": 145, "gettid": 186, "time": 201, "futex": 202, "sched_getaffinity": 204,
+        "getdents64": 217, "set_tid_address": 218, "restart_syscall": 219, "fadvise64": 221,
+        "clock_gettime": 228, "clock_getres": 229, "clock_nanosleep": 230, "exit_group": 231, "tgkill": 234,
+        "tkill": 200, "openat": 257, "mkdirat": 258, "newfstatat": 262, "unlinkat": 263, "renameat": 264,
+        "readlinkat": 267, "faccessat": 269, "pselect6": 270, "ppoll": 271, "set_robust_list": 273, "dup3": 292,
+        "preadv": 295, "pwritev": 296, "prlimit64": 302, "getcpu": 309, "renameat2": 316, "getrandom": 318,
+        "statx": 332, "rseq": 334, "clone3": 435, "close_range": 436, "faccessat2": 439}),
+    "aarch64": (0xC00000B7, {
+        "getcwd": 17, "dup": 23, "dup3": 24, "fcntl": 25, "ioctl": 29, "flock": 32, "mkdirat": 34, "unlinkat": 35,
+        "renameat": 38, "ftruncate": 46, "faccessat": 48, "chdir": 49, "fchdir": 50, "openat": 56, "close": 57,
+        "getdents64": 61, "lseek": 62, "read": 63, "write": 64, "readv": 65, "writev": 66, "pread64": 67,
+        "pwrite64": 68, "preadv": 69, "pwritev": 70, "pselect6": 72, "ppoll": 73, "readlinkat": 78,
+        "newfstatat": 79, "fstat": 80, "fsync": 82, "fdatasync": 83, "exit": 93, "exit_group": 94,
+        "set_tid_address": 96, "futex": 98, "set_robust_list": 99, "nanosleep": 101, "clock_gettime": 113,
+        "clock_getres": 114, "clock_nanosleep": 115, "sched_getscheduler": 120, "sched_getparam": 121,
+        "sched_getaffinity": 123, "sched_yield": 124, "restart_syscall": 128, "kill": 129, "tkill": 130,
+        "tgkill": 131, "sigaltstack": 132, "rt_sigprocmask": 135, "rt_sigpending": 136, "rt_sigreturn": 139,
+        "getpriority": 141, "getresuid": 148, "getresgid": 150, "times": 153, "getpgid": 155, "getsid": 156,
+        "getgroups": 158, "uname": 160, "getrlimit": 163, "getrusage": 165, "umask": 166, "getcpu": 168,
+        "gettimeofday": 169, "getpid": 172, "getppid": 173, "getuid": 174, "geteuid": 175, "getgid": 176,
+        "getegid": 177, "gettid": 178, "sysinfo": 179, "brk": 214, "munmap": 215, "mremap": 216, "clone": 220,
+        "mmap": 222, "fadvise64": 223, "mprotect": 226, "madvise": 233, "prlimit64": 261, "renameat2": 276,
+        "getrandom": 278, "statx": 291, "rseq": 293, "clone3": 435, "close_range": 436, "faccessat2": 439}),
 }
-DENIED = ("fork", "vfork", "clone", "execve", "execveat", "socket", "ptrace", "process_vm_readv", "process_vm_writev",
-          "pidfd_open", "pidfd_send_signal", "pidfd_getfd", "io_uring_setup", "unshare", "setns", "rt_sigaction",
-          "setitimer", "alarm", "timer_create")
+#: a uid and gid of its own for each child when the grader runs as root: this base plus the child's pid
+#: (far above any account's; pids stay below 2**22)
+CHILD_IDS = 1_900_000_000
+NOBODY = 65534
 
 
 class Defences:
@@ -173,22 +224,29 @@ def _landlock(abi: int, read: list[Path], write: list[Path]) -> None:
 def seccomp_program(machine: str, pid: int) -> list[tuple[int, int, int, int]]:
     """The BPF filter as ``(code, jt, jf, k)`` instructions for ``machine``; KeyError for an unknown machine.
 
-    Syscalls from another ABI (32-bit, x32) are refused outright.
+    An allow list: :data:`ALLOWED` passes; ``kill``/``tkill``/``tgkill`` only to this process (``pid``, or 0: its
+    own process group, which holds nothing else); ``prlimit64`` only to read this process's limits; ``clone3``
+    answers ``ENOSYS`` (as on old kernels, so that a thread falls back to ``clone``, refused); everything else,
+    and every syscall of another ABI (32-bit, x32), fails with EPERM.
     """
     arch, nr = SYSCALLS[machine]
     refuse = RET_ERRNO(EPERM)
     prog = [(LD_ABS_W, 0, 0, 4), (JEQ, 1, 0, arch), (RET, 0, 0, refuse), (LD_ABS_W, 0, 0, 0)]
     if machine == "x86_64":  # x32 syscall numbers
         prog += [(JGE, 0, 1, 0x40000000), (RET, 0, 0, refuse)]
-    prog += [(JEQ, 0, 1, nr["clone3"]), (RET, 0, 0, RET_ERRNO(ENOSYS))]
-    for name in DENIED:
+    for name in ALLOWED:
         if name in nr:
-            prog += [(JEQ, 0, 1, nr[name]), (RET, 0, 0, refuse)]
+            prog += [(JEQ, 0, 1, nr[name]), (RET, 0, 0, RET_ALLOW)]
+    prog += [(JEQ, 0, 1, nr["clone3"]), (RET, 0, 0, RET_ERRNO(ENOSYS))]
     # signals: only to this process (0, its own group, holds nothing else: it cannot start a process)
     for name in ("kill", "tkill", "tgkill"):
         prog += [(JEQ, 0, 5, nr[name]), (LD_ABS_W, 0, 0, 16), (JEQ, 2, 0, pid), (JEQ, 1, 0, 0),
                  (RET, 0, 0, refuse), (RET, 0, 0, RET_ALLOW)]
-    return prog + [(RET, 0, 0, RET_ALLOW)]
+    # resource limits: read this process's own (pid 0 or its own, no new limit: a NULL pointer in both halves)
+    prog += [(JEQ, 0, 9, nr["prlimit64"]), (LD_ABS_W, 0, 0, 16), (JEQ, 1, 0, pid), (JEQ, 0, 4, 0),
+             (LD_ABS_W, 0, 0, 32), (JEQ, 0, 2, 0), (LD_ABS_W, 0, 0, 36), (JEQ, 1, 0, 0),
+             (RET, 0, 0, refuse), (RET, 0, 0, RET_ALLOW)]
+    return prog + [(RET, 0, 0, refuse)]
 
 
 def RET_ERRNO(errno: int) -> int:  # noqa: N802 - the kernel's macro
@@ -211,7 +269,8 @@ def _seccomp(machine: str) -> None:
 
 
 def available() -> dict:
-    """Which layers :func:`confine` can apply on this machine, without applying any: ``{"landlock": abi, "seccomp": bool}``."""
+    """Which layers :func:`confine` can apply on this machine, without applying any:
+    ``{"landlock": abi, "seccomp": bool}``."""
     linux = sys.platform.startswith("linux")
     return {"landlock": landlock_abi(), "seccomp": linux and os.uname().machine in SYSCALLS}
 
@@ -225,16 +284,56 @@ def _die_with_parent() -> None:
         os._exit(1)
 
 
+def _undumpable() -> None:
+    """No other process of this user may open this one's memory (``/proc/PID/mem``) or ptrace it."""
+    if _libc().prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0:  # pragma: no cover
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_DUMPABLE)")
+
+
 def _no_new_privs() -> None:
     if _libc().prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_NO_NEW_PRIVS)")
 
 
-def confine(workspace: Path, kit_root: Path, secrets: list[Path], writable: list[Path] = ()) -> Defences:
+def _capset(capabilities: int) -> None:
+    """Make ``capabilities`` (a bit mask) this process's effective and permitted set, and nothing else."""
+    header = struct.pack("=Ii", 0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
+    data = struct.pack("=6I", capabilities, capabilities, 0, 0, 0, 0)
+    if _libc().capset(ctypes.c_char_p(header), ctypes.c_char_p(data)) != 0:
+        raise OSError(ctypes.get_errno(), "capset")
+
+
+def _drop_root(writable: list[Path]) -> int:
+    """Become a user and group of this process's own (:data:`CHILD_IDS` + pid, no supplementary groups; ``nobody``
+    where a container maps no such id) that owns only ``writable``; the uid. Of root's powers it keeps one, reading
+    (``CAP_DAC_READ_SEARCH``: a runtime under ``/root`` and the student's folder stay readable; Landlock decides what
+    is read): it cannot write root's files, signal, limit, renice or trace another user's process, or take root back."""
+    libc = _libc()
+    if libc.prctl(PR_SET_KEEPCAPS, 1, 0, 0, 0) != 0:  # pragma: no cover
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_KEEPCAPS)")
+    os.setgroups([])
+    for uid in (CHILD_IDS + os.getpid(), NOBODY):
+        try:
+            os.setresgid(uid, uid, uid)
+            break
+        except OSError as error:  # EINVAL: an id this user namespace does not map
+            if uid == NOBODY or error.errno != errno.EINVAL:
+                raise
+    for folder in writable:
+        for path in (folder, *folder.rglob("*")):
+            os.chown(path, uid, uid, follow_symlinks=False)
+    os.setresuid(uid, uid, uid)
+    _capset(1 << CAP_DAC_READ_SEARCH)
+    return uid
+
+
+def confine(workspace: Path, kit_root: Path, secrets: list[Path], writable: list[Path] = (),
+            drop_root: bool = False) -> Defences:
     """Confine this process (see the module's docstring); returns what was achieved, never raises.
 
-    workspace: the student's folder (read and write); secrets: what must stay
-    unreadable (probed afterwards); writable: more folders to write (coverage data in the kit's tests).
+    workspace: the student's folder (read only); secrets: what must stay
+    unreadable (probed afterwards); writable: folders to write (coverage data in the kit's tests);
+    drop_root: when running as root, become an unprivileged user of this process's own (:func:`_drop_root`).
     """
     defences = Defences()
     reasons = []
@@ -244,19 +343,26 @@ def confine(workspace: Path, kit_root: Path, secrets: list[Path], writable: list
     try:
         _die_with_parent()
         _no_new_privs()
+        _undumpable()
     except OSError as error:
         defences.reasons = (f"no_new_privs: {error}",)
         return defences
+    workspace, writable = Path(workspace), [Path(w) for w in writable]
     abi = landlock_abi()
     if abi:
         try:
-            _landlock(abi, readable_paths(kit_root, secrets), [Path(workspace), *map(Path, writable),
-                                                                 Path(os.devnull)])
+            _landlock(abi, [*readable_paths(kit_root, secrets), workspace], [*writable, Path(os.devnull)])
             defences.landlock = abi
         except OSError as error:
             reasons.append(f"landlock: {error}")
     else:
         reasons.append("landlock: not offered by this kernel")
+    if drop_root and os.geteuid() == 0:
+        try:
+            _drop_root(writable)
+            _die_with_parent()  # a change of user clears the parent-death signal
+        except OSError as error:
+            reasons.append(f"user: {error}")
     try:
         _seccomp(os.uname().machine)
         defences.seccomp = True

@@ -242,6 +242,8 @@ class Grader:
         self.defences: dict | None = None
         #: a :class:`grader.sandbox.ForkServer` that starts the students' processes (a batch sets one), or None
         self.server = None
+        #: where the students' temporary folders go (a batch sets its own folder), or None: the system's
+        self.work: Path | None = None
 
     # -- the tests ------------------------------------------------------------
 
@@ -360,7 +362,7 @@ class Grader:
 
     def grade(self, submission: Submission, work: Path | None = None) -> StudentGrade:
         """Grade one submission in a temporary folder (under ``work`` if given), removed afterwards."""
-        folder = Path(tempfile.mkdtemp(prefix="abkit-", dir=work))
+        folder = Path(tempfile.mkdtemp(prefix="abkit-", dir=work or self.work))
         try:
             return self._grade(submission, folder)
         finally:

@@ -157,23 +157,29 @@ class ForkServer:
 
     It is started like a student's process (``python -I -B``, a scrubbed
     environment, its own session), imports the harness once and never loads
-    student code: each child it forks does everything a freshly started child
-    does (its own session and process group, the student's folder, environment
-    and log, limits, confinement, the key) before any student code exists. The
+    student code: each child it forks first restores the server's starting
+    state (resource limits, nice value, CPU affinity, umask, signal mask), then
+    does everything a freshly started child does (its own session and process
+    group, the student's folder, environment and log, limits, confinement, the
+    key) before any student code exists. A confined child cannot change the
+    server (:mod:`grader.confine`), and the server is undumpable. The
     grader keeps its deadlines and its process-group kill; the server keeps
     each child unreaped until the grader asks (:meth:`reap`), so its pid (and
     process group) cannot be reused meanwhile. Thread-safe; :meth:`close` ends it.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path | None = None) -> None:
+        """``folder``: the server's working folder (default ``/``: it needs none, so an interrupted batch leaves
+        no temporary folder behind)."""
         import socket
 
+        folder = Path(folder or "/")
         self._socket, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.lock = threading.Lock()
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-B", str(CHILD), "--server", str(theirs.fileno())],
-                cwd=folder, env=child_environment(Path(folder)), stdin=subprocess.DEVNULL,
+                cwd=folder, env=child_environment(folder), stdin=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),), start_new_session=True)
         finally:
             theirs.close()
@@ -295,7 +301,10 @@ class Sandbox:
                     stderr=subprocess.STDOUT, pass_fds=(request_read, reply_write), start_new_session=True)
         os.close(request_read)
         os.close(reply_write)
-        os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
+        try:
+            os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
+        except OSError:  # the child has already ended (its log says why): the first request finds it dead
+            pass
 
     def request(self, message: dict | bytes) -> dict:
         """Send ``message`` (or its JSON, encoded) and return the reply; :class:`TimedOut` or :class:`Died` otherwise.

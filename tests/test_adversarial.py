@@ -41,7 +41,8 @@ exercises:
 """
 LAYERS = available()
 #: run only where the OS contains them: unconfined, they would hurt the machine running the tests
-DANGEROUS = {"fork_bomb": "seccomp", "kills_grader": "seccomp"}
+DANGEROUS = {"fork_bomb": "seccomp", "kills_grader": "seccomp", "limits_server": "seccomp", "renices": "seccomp",
+             "signals_others": "seccomp", "memfd_hog": "seccomp", "shm_fill": "landlock", "fills_disk": "landlock"}
 #: where writes_outside tries to leave a file (it must not appear); the batch also snapshots a private decoy
 DECOY = Path(tempfile.gettempdir()) / "abkit-decoy-7.txt"
 
@@ -70,6 +71,17 @@ EXPECTED = {
     "threads": ("ok", "raises_in_search", "can't start new thread"),
     "signal_handler": ("ok", "raises_in_search", "PermissionError"),
     "kills_grader": ("ok", "max", ""),
+    # reaching the fork server, the worker or the next student (test_isolation.py grades an honest student after
+    # each): every attempt is refused, so each searches correctly and earns the maximum
+    "limits_server": ("ok", "max", ""),
+    "renices": ("ok", "max", ""),
+    "lowers_own_limits": ("ok", "max", ""),
+    "signals_others": ("ok", "max", ""),
+    "regains_root": ("ok", "max", ""),
+    # memory outside the address-space limit, and the disk
+    "memfd_hog": ("ok", "max", ""),
+    "shm_fill": ("ok", "max", ""),
+    "fills_disk": ("ok", "max", ""),
     # exits and exceptions
     "exits_at_import": ("crashed", 0, "could not be loaded: SystemExit: 3"),
     "os_exit_at_import": ("crashed", 0, "ended without reporting (exit status 0)"),

@@ -37,7 +37,7 @@ def run_confined(body: str, tmp_path, setup: str = "") -> dict:
             try:
                 action()
                 result[name] = "allowed"
-            except (OSError, RuntimeError) as error:
+            except (OSError, RuntimeError, ValueError) as error:
                 result[name] = type(error).__name__
         {textwrap.indent(textwrap.dedent(body), '        ').strip()}
         print(json.dumps(result))
@@ -48,29 +48,46 @@ def run_confined(body: str, tmp_path, setup: str = "") -> dict:
 
 
 @pytest.mark.skipif(not (LAYERS["landlock"] and LAYERS["seccomp"]), reason="needs Landlock and a seccomp table")
-def test_on_this_machine_the_child_reads_only_its_runtime_and_writes_only_its_folder(tmp_path):
+def test_on_this_machine_the_child_reads_only_its_runtime_and_its_folder_and_writes_nothing(tmp_path):
+    (tmp_path / "given.txt").write_text("the student's file")
     result = run_confined("""
-        import socket, subprocess, threading, signal
-        attempt("own folder", lambda: Path("mine.txt").write_text("x"))
+        import mmap, resource, socket, subprocess, threading, signal
+        attempt("read own folder", lambda: Path("given.txt").read_text())
+        attempt("write own folder", lambda: Path("mine.txt").write_text("x"))
+        attempt("append own file", lambda: open("given.txt", "a").write("x"))
         attempt("hidden", lambda: os.listdir(Path(sys.path[0]) / "fixtures" / "hidden"))
         attempt("solution", lambda: (Path(sys.path[0]) / "solutions" / "alphabeta.py").read_text())
         attempt("kit code", lambda: (Path(sys.path[0]) / "abkit" / "tree.py").read_text())
         attempt("write tmp", lambda: Path("/tmp/abkit-confine-test.txt").write_text("x"))
+        attempt("write shm", lambda: Path("/dev/shm/abkit-confine-test").write_bytes(b"x"))
         attempt("parent's /proc", lambda: open(f"/proc/{os.getppid()}/environ").read())
         attempt("fork", os.fork)
         attempt("exec", lambda: subprocess.run(["true"]))
         attempt("socket", socket.socket)
+        attempt("pipe", os.pipe)
         attempt("thread", lambda: threading.Thread(target=print).start())
         attempt("handler", lambda: signal.signal(signal.SIGALRM, print))
         attempt("kill parent", lambda: os.kill(os.getppid(), 0))
         attempt("kill self", lambda: os.kill(os.getpid(), 0))
+        attempt("memfd", lambda: os.memfd_create("x"))
+        attempt("nice", lambda: os.setpriority(os.PRIO_PROCESS, 0, 19))
+        attempt("nice parent", lambda: os.setpriority(os.PRIO_PROCESS, os.getppid(), 19))
+        attempt("affinity", lambda: os.sched_setaffinity(0, {0}))
+        attempt("limit parent", lambda: resource.prlimit(os.getppid(), resource.RLIMIT_NOFILE, (3, 3)))
+        attempt("limit self", lambda: resource.setrlimit(resource.RLIMIT_STACK, (1 << 20, 1 << 20)))
+        attempt("read limits", lambda: (resource.getrlimit(resource.RLIMIT_AS),
+                                        resource.prlimit(0, resource.RLIMIT_NOFILE)))
+        attempt("chmod", lambda: os.chmod("given.txt", 0o777))
+        attempt("anonymous memory", lambda: mmap.mmap(-1, 1 << 20).close())
+        attempt("sleep", lambda: __import__("time").sleep(0.01))
         """, tmp_path)
     assert result["defences"] == {"landlock": LAYERS["landlock"], "seccomp": True, "hidden": True, "reasons": []}
-    assert result["own folder"] == result["kit code"] == result["kill self"] == "allowed"
-    denied = ("hidden", "solution", "write tmp", "parent's /proc", "fork", "exec", "socket", "thread", "handler",
-              "kill parent")
-    assert all(result[name] in ("PermissionError", "RuntimeError") for name in denied), result
-    assert not os.path.exists("/tmp/abkit-confine-test.txt")
+    allowed = ("read own folder", "kit code", "kill self", "read limits", "anonymous memory", "sleep")
+    assert all(result[name] == "allowed" for name in allowed), result
+    denied = [name for name in result if name not in (*allowed, "defences")]
+    assert all(result[name] in ("PermissionError", "RuntimeError", "ValueError") for name in denied), result
+    assert not os.path.exists("/tmp/abkit-confine-test.txt") and not os.path.exists("/dev/shm/abkit-confine-test")
+    assert (tmp_path / "given.txt").read_text() == "the student's file" and not (tmp_path / "mine.txt").exists()
 
 
 def test_without_landlock_or_a_seccomp_table_the_child_says_what_is_missing(tmp_path):
@@ -116,16 +133,50 @@ def test_readable_paths_never_hold_a_secret(tmp_path, monkeypatch):
     assert not any(confine._within(s, p) for p in paths for s in (HIDDEN_FIXTURES, SOLUTIONS))
 
 
+def run_filter(program: list, arch: int, nr: int, args: tuple = ()) -> int:
+    """What the BPF ``program`` answers for one syscall (a small interpreter of the instructions it uses)."""
+    words = [nr, arch, 0, 0] + [w for a in (*args, *[0] * (6 - len(args))) for w in (a & 0xFFFFFFFF, a >> 32)]
+    accumulator, pc = 0, 0
+    while True:
+        code, jt, jf, k = program[pc]
+        if code == confine.RET:
+            return k
+        if code == confine.LD_ABS_W:
+            accumulator = words[k // 4]
+            pc += 1
+            continue
+        taken = accumulator == k if code == confine.JEQ else accumulator >= k
+        pc += 1 + (jt if taken else jf)
+
+
 @pytest.mark.parametrize("machine", sorted(confine.SYSCALLS))
-def test_the_seccomp_program_checks_the_architecture_first_and_allows_the_rest(machine):
+def test_the_seccomp_program_allows_only_its_list_and_refuses_the_rest_with_eperm(machine):
     program = confine.seccomp_program(machine, pid=4242)
-    arch, numbers = confine.SYSCALLS[machine]
-    assert program[0] == (confine.LD_ABS_W, 0, 0, 4) and program[1][3] == arch
-    assert program[-1] == (confine.RET, 0, 0, confine.RET_ALLOW)
-    assert (confine.JEQ, 0, 1, numbers["clone"]) in program and (confine.JEQ, 2, 0, 4242) in program
-    assert all(0 <= jt < 256 and 0 <= jf < 256 for _, jt, jf, _ in program)
+    arch, nr = confine.SYSCALLS[machine]
+    allow, refuse = confine.RET_ALLOW, confine.RET_ERRNO(confine.EPERM)
+    assert all(0 <= jt < 256 and 0 <= jf < 256 for _, jt, jf, _ in program) and len(program) < 4096
+    assert all(run_filter(program, arch, nr[name]) == allow for name in confine.ALLOWED if name in nr)
+    assert run_filter(program, arch, nr["read"] + 1000) == refuse  # unknown to the list: refused
+    assert run_filter(program, arch ^ 1, nr["read"]) == refuse  # another ABI
+    assert run_filter(program, arch, nr["clone"]) == refuse
+    assert run_filter(program, arch, nr["clone3"]) == confine.RET_ERRNO(confine.ENOSYS)
+    for name in ("kill", "tkill", "tgkill"):
+        verdicts = [run_filter(program, arch, nr[name], (pid, 9)) for pid in (4242, 0, 4241, 1, 4242 + (1 << 32))]
+        assert verdicts == [allow, allow, refuse, refuse, allow]  # (the kernel reads a pid's low 32 bits)
+    reads = [run_filter(program, arch, nr["prlimit64"], (pid, 7, new, 0x7FFF0000)) for pid, new in
+             ((0, 0), (4242, 0), (4241, 0), (0, 0x1000), (4242, 1 << 32))]
+    assert reads == [allow, allow, refuse, refuse, refuse]
     with pytest.raises(KeyError):
         confine.seccomp_program("sparc", pid=1)
+
+
+def test_the_allow_list_holds_nothing_that_reaches_another_process_or_escapes_the_limits():
+    dangerous = {"fork", "vfork", "clone", "execve", "socket", "pipe", "pipe2", "ptrace", "process_vm_writev",
+                 "prlimit64", "setrlimit", "setpriority", "sched_setaffinity", "memfd_create", "shmget", "kill",
+                 "rt_sigqueueinfo", "rt_sigaction", "prctl", "setuid", "chmod", "chown", "mknod", "mount"}
+    assert not dangerous & set(confine.ALLOWED)
+    for machine, (_, nr) in confine.SYSCALLS.items():
+        assert len(set(nr.values())) == len(nr), machine  # no number given twice
 
 
 def test_probe_says_none_when_there_is_nothing_to_hide(tmp_path):
@@ -160,3 +211,52 @@ def test_sandbox_doctests():
     import grader.sandbox
     result = doctest.testmod(grader.sandbox)
     assert result.failed == 0 and result.attempted > 0
+
+
+ROOT_DROP = """
+    _confine = confine.confine
+    confine.confine = lambda *args, **kwargs: _confine(*args, drop_root=True, **kwargs)
+    """
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not LAYERS["seccomp"], reason="only a grader running as root changes user")
+def test_under_root_the_child_becomes_a_user_of_its_own_that_can_only_read(tmp_path):
+    result = run_confined("""
+        import decimal, resource
+        result["ids"] = [os.getresuid(), os.getresgid(), os.getgroups()]
+        attempt("runtime", lambda: __import__("fractions"))
+        attempt("write kit", lambda: open(Path(sys.path[0]) / "abkit" / "pwned.txt", "w"))
+        attempt("signal init", lambda: os.kill(1, 0))
+        attempt("limit init", lambda: resource.prlimit(1, resource.RLIMIT_NOFILE))
+        """, tmp_path, setup=ROOT_DROP)
+    uid = result["ids"][0][0]
+    assert uid >= confine.CHILD_IDS and result["ids"] == [[uid] * 3, [uid] * 3, []]
+    assert result["defences"]["reasons"] == [] and result["runtime"] == "allowed"
+    assert result["write kit"] == result["signal init"] == result["limit init"] == "PermissionError"
+    assert not (KIT_ROOT / "abkit" / "pwned.txt").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="a user is changed only when the grader runs as root")
+def test_under_root_a_user_that_cannot_be_taken_is_reported(tmp_path):
+    result = run_confined("", tmp_path, setup=ROOT_DROP + """
+    def fail(*args):
+        raise OSError(13, "refused")
+    confine._drop_root = fail
+    """)
+    assert "user: [Errno 13] refused" in result["defences"]["reasons"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not LAYERS["seccomp"], reason="only a grader running as root changes user")
+def test_where_a_container_maps_no_high_id_the_child_becomes_nobody(tmp_path):
+    result = run_confined("""
+        result["ids"] = [os.getresuid(), os.getgroups()]
+        """, tmp_path, setup=ROOT_DROP + f"""
+    import errno
+    _setresgid = os.setresgid
+    def setresgid(*ids):
+        if ids[0] >= confine.CHILD_IDS:
+            raise OSError(errno.EINVAL, "not mapped")
+        _setresgid(*ids)
+    os.setresgid = setresgid
+    """)
+    assert result["ids"] == [[confine.NOBODY] * 3, []] and result["defences"]["reasons"] == []

@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 import zipfile
 
 import pytest
@@ -414,3 +415,107 @@ def test_a_worker_killed_between_two_students_stops_the_batch_with_a_message(tmp
     assert run.status == 1 and "(exit status 5)" in run.err and "Traceback" not in run.err
     saved = [s for s in ("s0", "s1", "s2", "s3") if (tmp_path / "out" / "students" / s / "results.json").exists()]
     assert 1 <= len(saved) <= 2 and not (tmp_path / "out" / "grades.csv").exists()
+
+
+@pytest.mark.skipif(not ForkServer.available(), reason="the fork server is Linux's")
+def test_each_forked_child_starts_from_the_servers_first_state_whatever_was_done_to_the_server(tmp_path):
+    """Resource limits, nice value, CPU affinity, umask and signal mask set on the server after it started (a child
+    cannot: grader.confine) are not what its next child starts with."""
+    import resource
+
+    from grader.sandbox import Limits, Sandbox
+
+    (tmp_path / "files").mkdir()
+    (tmp_path / "files" / "probe.py").write_text(textwrap.dedent("""\
+        import os, resource, signal
+        state = [os.getpriority(os.PRIO_PROCESS, 0), resource.getrlimit(resource.RLIMIT_NOFILE),
+                 resource.getrlimit(resource.RLIMIT_STACK), sorted(os.sched_getaffinity(0)), os.umask(0o022),
+                 sorted(signal.pthread_sigmask(signal.SIG_BLOCK, []))]
+        raise ValueError(repr(state))
+        """), encoding="utf-8")
+    server = ForkServer()
+    try:
+        pid = server.process.pid
+        with Sandbox(tmp_path / "files", Limits(confine=False), server=server) as sandbox:
+            first = sandbox.request({"op": "load", "exercise": "probe", "path": str(tmp_path / "files" / "probe.py")})
+        stack = resource.getrlimit(resource.RLIMIT_STACK)
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (16, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+        resource.prlimit(pid, resource.RLIMIT_STACK, (1 << 20, stack[1]))
+        os.setpriority(os.PRIO_PROCESS, pid, 19)
+        cpus = sorted(os.sched_getaffinity(0))
+        os.sched_setaffinity(pid, cpus[:1])
+        with Sandbox(tmp_path / "files", Limits(confine=False), server=server) as sandbox:
+            reply = sandbox.request({"op": "load", "exercise": "probe", "path": str(tmp_path / "files" / "probe.py")})
+    finally:
+        server.close()
+    umask = os.umask(0o022)
+    os.umask(umask)
+    expected = [os.getpriority(os.PRIO_PROCESS, 0) if os.geteuid() == 0 else 19,
+                resource.getrlimit(resource.RLIMIT_NOFILE), stack, cpus, umask, []]
+    assert reply["error"] == first["error"] == f"ValueError: {expected!r}"
+
+
+def test_a_batch_leaves_no_temporary_folder_and_removes_those_of_killed_batches(tmp_path, monkeypatch):
+    import tempfile
+
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    killed = temporary / f"abkit-batch-{int(gone.stdout)}-x1"  # a batch killed with SIGKILL left this behind
+    (killed / "abkit-y" / "files").mkdir(parents=True)
+    running = temporary / f"abkit-batch-{os.getpid()}-x2"  # a batch still running: kept
+    running.mkdir()
+    odd = temporary / "abkit-batch-name"
+    odd.mkdir()
+    folder, rubric = _narrow_class(tmp_path, students=2)
+    for jobs in (1, 2):
+        result = grade_batch(folder, tmp_path / f"out{jobs}", rubric, jobs=jobs)
+        assert result.graded == ["s0", "s1"]
+        assert sorted(p.name for p in temporary.iterdir()) == sorted([running.name, odd.name])
+
+
+def test_a_reply_too_large_to_send_becomes_an_error_of_that_test_not_a_crash(tmp_path):
+    """A search that returns a 20 MB value: the child sends, instead of its report, the test failed with
+    ReportTooLarge, and the process goes on answering."""
+    from abkit.fixture import load_fixture
+    from abkit.loading import PUBLIC_FIXTURES
+    from grader.child import MAX_REPORT, tree_to_data
+    from grader.sandbox import Limits, Sandbox
+
+    (tmp_path / "files").mkdir()
+    student = tmp_path / "files" / "alphabeta.py"
+    student.write_text(REFERENCE + "\n\ndef alpha_beta_search(game, state):\n    return 'x' * 20_000_000\n",
+                       encoding="utf-8")
+    tree = load_fixture(PUBLIC_FIXTURES / "aima-fig-5-2.yaml").tree
+    request = {"op": "search", "exercise": "alphabeta", "tree": tree_to_data(tree), "state": tree.root,
+               "algorithm": "alphabeta"}
+    with Sandbox(tmp_path / "files", Limits(memory_mb=2048)) as sandbox:
+        assert sandbox.request({"op": "load", "exercise": "alphabeta", "path": str(student)})["loaded"]
+        reply = sandbox.request(request)
+        assert reply["error_type"] == "ReportTooLarge" and f"more than {MAX_REPORT:,}" in reply["error"]
+        assert reply["trace"]["visited"] == [tree.root] and reply["trace"]["value"] is None
+        assert sandbox.request({"op": "load", "exercise": "alphabeta", "path": str(student)})["loaded"]
+
+
+def test_a_child_that_ends_before_it_gets_its_key_fails_that_student_not_the_batch(tmp_path, monkeypatch):
+    """Writing the key into the pipe of a child that already ended (BrokenPipeError) used to escape Sandbox.start
+    and stop the batch; now the student's first request finds the child dead."""
+    import grader.sandbox as sandbox_module
+    from grader.sandbox import Died, Limits, Sandbox
+
+    real_write = os.write
+
+    def broken(fd, data):
+        if len(data) == 32 and not getattr(broken, "done", False):
+            broken.done = True
+            raise BrokenPipeError(32, "Broken pipe")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(sandbox_module.os, "write", broken)
+    (tmp_path / "files").mkdir()
+    with Sandbox(tmp_path / "files", Limits(test_seconds=5)) as sandbox:
+        assert broken.done and sandbox.process is not None
+        sandbox.kill()  # (as if it had ended by itself)
+        with pytest.raises(Died):
+            sandbox.request({"op": "load", "exercise": "alphabeta", "path": "alphabeta.py"})

@@ -3,14 +3,13 @@
 import math
 import os
 import sys
-import tempfile
 from pathlib import Path
 
 
 def vandalise():
     import abkit
     written = []
-    targets = [Path(tempfile.gettempdir()) / "abkit-decoy-7.txt", Path("/tmp/abkit-decoy-7.txt"),
+    targets = [Path(os.environ.get("TMPDIR", "/tmp")) / "abkit-decoy-7.txt", Path("/tmp/abkit-decoy-7.txt"),
                Path(sys.modules["__main__"].__file__), Path(abkit.__file__)]
     targets += [p / "pwned-by-student.txt" for p in Path(abkit.__file__).resolve().parents]
     targets += [p / "pwned-by-student.txt" for p in Path.cwd().parents]

