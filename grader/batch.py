@@ -196,15 +196,16 @@ def _in_workers(grader: Grader, todo: list[Submission], out: Path, workers: int,
     reference, the comparison, the files) then runs on every core, never waiting for another student's.
 
     An interruption (Ctrl-C, SIGTERM) stops the workers: each ends its running student's process, keeps nothing
-    half-done and leaves. A worker that dies is replaced: the student it was grading gets the row of a grader fault
-    (:meth:`Grader.failed`, saying how it ended); one that died before it started on its next student (killed
-    between two students) costs nothing, that student goes to its replacement.
+    half-done and leaves. A worker that dies is replaced, and its student is handed to the replacement (a worker
+    killed between two students, or while grading one, costs nothing); when a second worker dies on the same
+    student, that student gets the row of a grader fault (:meth:`Grader.failed`, saying how the worker ended).
     """
     context = multiprocessing.get_context("fork" if ForkServer.available() else "spawn")
     pending = deque(todo)
     pool: dict[Any, tuple[Any, Submission | None]] = {}  # connection -> (process, the student it grades)
     #: how many times a student may be handed to a worker that turns out to be dead: never forever
     retries = len(todo) + workers
+    deaths: dict[str, int] = {}  # student -> workers that died while it was theirs
 
     def start() -> Any:
         for stream in (sys.stdout, sys.stderr):  # a forked worker must not write out again what was buffered here
@@ -244,9 +245,14 @@ def _in_workers(grader: Grader, todo: list[Submission], out: Path, workers: int,
                 process, entry = pool[connection]
                 try:
                     kind, payload, confinement = connection.recv()
-                except (EOFError, OSError):  # it died while grading ``entry``: a row for them, a new worker
+                except (EOFError, OSError):  # it died with ``entry`` handed out: once more, then a row for them
                     _retire(pool, connection)
-                    record(save(grader, grader.failed(entry.student, _exit_text(process, grader.lang)), out), None)
+                    deaths[entry.student] = deaths.get(entry.student, 0) + 1
+                    if deaths[entry.student] < 2:
+                        pending.appendleft(entry)
+                    else:
+                        record(save(grader, grader.failed(entry.student, _exit_text(process, grader.lang)), out),
+                               None)
                     if pending:
                         hand_out(start())
                     continue

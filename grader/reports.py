@@ -222,7 +222,7 @@ def grades_csv(rows: list[dict], rubric: Rubric, lang: str) -> str:
 def grader_error_line(error: str) -> str:
     """A grader fault in one line: the last line of its traceback (``KeyError: 'x'``), or nothing.
 
-    >>> grader_error_line("Traceback (most recent call last):\n  File ...\nKeyError: 'x'\n"), grader_error_line("")
+    >>> grader_error_line("Traceback (most recent call last):\\n  File ...\\nKeyError: 'x'\\n"), grader_error_line("")
     ("KeyError: 'x'", '')
     """
     lines = [line for line in error.strip().splitlines() if line.strip()]
