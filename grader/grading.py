@@ -129,7 +129,7 @@ class Test:
             return replies.order(reply, self.nodes, self.longest)
         if self.kind == "play":
             return replies.move(reply, self.longest)
-        return replies.search(reply, self.longest)
+        return replies.search(reply, self.longest, self.state, self.algorithm)
 
     @cached_property
     def request(self) -> bytes:

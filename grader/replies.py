@@ -30,7 +30,6 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from abkit.i18n import Message
-from abkit.trace import ALGORITHMS
 
 from .child import CONTRACT, MAX_RECORD
 
@@ -183,19 +182,22 @@ def load(reply: dict) -> dict:
     return reply
 
 
-def search(reply: dict, longest: int) -> dict:
+def search(reply: dict, longest: int, root: str, algorithm: str) -> dict:
     """A ``search`` or ``call`` reply: ``trace``, the plain data of a :class:`~abkit.trace.Trace` (or a
-    counted one) whose node names are at most ``longest`` characters long."""
+    counted one) of ``algorithm`` from ``root`` (a whole trace starts with it) whose node names are at most
+    ``longest`` characters long."""
     trace = _mapping(_field(reply, "trace", "reply"), "trace")
-    algorithm = _field(trace, "algorithm", "trace")
-    if type(algorithm) is not str or algorithm not in ALGORITHMS:
-        raise _bad("trace.algorithm", " | ".join(ALGORITHMS), algorithm)
-    node(_field(trace, "root", "trace"), "trace.root", longest)
+    if _field(trace, "algorithm", "trace") != algorithm:
+        raise _bad("trace.algorithm", algorithm, trace["algorithm"])
+    if _field(trace, "root", "trace") != root:
+        raise _bad("trace.root", root, trace["root"])
     for key in ("action", "value"):
         trace[key] = plain(_field(trace, key, "trace"), f"trace.{key}")
     if _field(trace, "error", "trace") is not None:
         trace["error"] = text(trace["error"], "trace.error")
-    nodes(_field(trace, "visited", "trace"), "trace.visited", longest)
+    visited = nodes(_field(trace, "visited", "trace"), "trace.visited", longest)
+    if "counts" not in trace and (not visited or visited[0] != root):
+        raise _bad("trace.visited[0]", root, visited[0] if visited else None)
     nodes(_field(trace, "evaluated", "trace"), "trace.evaluated", longest)
     _calls(_field(trace, "calls", "trace"), longest)
     if "counts" in trace:
