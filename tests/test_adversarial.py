@@ -103,6 +103,13 @@ EXPECTED = {
     "syntax_error": ("crashed", 0, "could not be loaded: SyntaxError"),
     "missing_functions": ("ok", "raises_in_search", "max_value is missing from alphabeta.py"),
     "failing_import": ("crashed", 0, "could not be loaded: ModuleNotFoundError"),
+    # replies the grader cannot use (issue 12): the student's process failing, never the batch's
+    "unhashable_leaf": ("crashed", "raises_in_max", "could not be read (trace.evaluated[0] is list (1 items)"),
+    "dict_state": ("crashed", "raises_in_search", "could not be read (trace.calls[1][0] is dict (2 items)"),
+    "liar_action": ("crashed", "raises_in_max", "is list (1 items), where a state"),
+    "resigns_reply": ("crashed", 0, "could not be read (reply.trace is missing)"),
+    "nested_arrays": ("crashed", 0, "could not be read (the report is nested too deeply to be read)"),
+    "huge_name": ("crashed", 0, "has length 15000000, more than the 2 allowed"),
 }
 
 
