@@ -9,7 +9,13 @@ ends the running students' processes, saves nothing half-done and leaves
 ``grades.csv`` as it was, and running it again grades only who is left. A
 student whose saved ``results.json`` matches the current submission and
 settings (its fingerprint) is not graded again unless ``force``; ``student``
-regrades one student and leaves the others' files alone.
+regrades one student (or several) and leaves the others' files alone.
+
+One student never costs another: whatever happens while grading one (a reply
+its process makes unreadable, a fault of the grader itself, a worker process
+that dies) ends in that student's row, and the class files are always written.
+The students on whom the grader itself failed are named, with the command that
+grades just them again (:attr:`BatchResult.failed`, :attr:`BatchResult.regrade`).
 """
 
 from __future__ import annotations

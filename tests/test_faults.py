@@ -360,3 +360,18 @@ def test_a_report_that_cannot_be_written_still_gives_the_student_a_row(tmp_path,
     row = batch.grade_and_save(g, entry, tmp_path / "out")
     assert row["extra_data"]["status"] == "crashed" and "OSError: disk full" in row["extra_data"]["grader_error"]
     assert calls[0] == "" and "OSError" in calls[1]
+
+
+def test_several_students_are_graded_again_at_once_and_an_unknown_one_is_named(tmp_path, abkit):
+    from tests.test_grade_sandbox import REFERENCE
+
+    (tmp_path / "rubric.yaml").write_text(NARROW, encoding="utf-8")
+    for name in ("ann", "bob", "cy"):
+        (tmp_path / "class" / name).mkdir(parents=True)
+        (tmp_path / "class" / name / "alphabeta.py").write_text(REFERENCE, encoding="utf-8")
+    common = ("grade", tmp_path / "class", "--out", tmp_path / "out", "-j", "1", "--rubric", tmp_path / "rubric.yaml")
+    assert abkit(*common).status == 0
+    again = abkit(*common, "--student", "ann", "--student", "cy", "--force")
+    assert again.status == 0 and "(2 graded now" in again.out, again.out
+    unknown = abkit(*common, "--student", "ann", "--student", "dee")
+    assert unknown.status == 2 and "dee" in unknown.err and "Traceback" not in unknown.err
