@@ -281,8 +281,8 @@ def _send(connection, entry: Submission) -> bool:
 def _retire(pool: dict, connection) -> None:
     """Forget a worker that has ended (and reap it)."""
     process, _ = pool.pop(connection)
+    connection.close()  # (one still waiting for a student ends on seeing it closed)
     process.join(1)
-    connection.close()
 
 
 def _exit_text(process, lang: str) -> str:

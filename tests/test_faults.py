@@ -375,3 +375,20 @@ def test_several_students_are_graded_again_at_once_and_an_unknown_one_is_named(t
     assert again.status == 0 and "(2 graded now" in again.out, again.out
     unknown = abkit(*common, "--student", "ann", "--student", "dee")
     assert unknown.status == 2 and "dee" in unknown.err and "Traceback" not in unknown.err
+
+
+def test_a_student_no_worker_can_take_gets_a_grader_fault_row_and_the_others_are_graded(tmp_path, monkeypatch):
+    """Handing a student out fails (the worker is found dead) every time: each time a new worker takes over, and
+    after as many tries as the batch has students and workers, the student's row says the grader failed."""
+    import grader.batch as batch
+    from grader.batch import grade_batch
+    from tests.test_grade_sandbox import _narrow_class
+
+    real = batch._send
+    monkeypatch.setattr(batch, "_send", lambda connection, entry: entry.student != "s1" and real(connection, entry))
+    folder, rubric = _narrow_class(tmp_path, students=3)
+    result = grade_batch(folder, tmp_path / "out", rubric, jobs=2)
+    assert result.failed == ["s1"] and "--student s1 --force" in result.regrade
+    assert [(r["extra_data"]["student"], r["extra_data"]["status"]) for r in result.rows] == [
+        ("s0", "ok"), ("s1", "crashed"), ("s2", "ok")]
+    assert "grading worker ended" in result.rows[1]["extra_data"]["grader_error"]
