@@ -244,43 +244,42 @@ def _calls(rows: object, longest: int) -> None:
         index(row[9], f"{path}[9]", optional=True)
 
 
-_NUMBERS = frozenset((int, float, bool, type(None)))
 _TEXT = frozenset((str,))
 _LIST = frozenset((list,))
 _TEN = frozenset((10,))
-_INDEX = frozenset((int,))
-_OPTIONAL_INDEX = frozenset((int, type(None)))
 _PLAYER_SET = frozenset(PLAYERS)
 
 
 def _plain_calls(rows: list, longest: int) -> bool:
-    """Whether every row is what an honest process sends, with no text to cut: checked a column at a time, in C
-    where it can be (a search's replies are most of what the grader reads); False sends them the slow way."""
+    """Whether every row is what an honest process sends, with no text to cut: checked by the few distinct
+    rows of field types and a column at a time, in C where it can be (a search's replies are most of what the
+    grader reads); False sends them the slow way."""
     if not rows:
         return True
     if set(map(type, rows)) != _LIST or set(map(len, rows)) != _TEN:
         return False
-    node, player, alpha, beta, value, parent, visited_at, evaluated_at, synthetic, returned_at = zip(*rows)
-    if not (set(map(type, node)) == _TEXT and max(map(len, node)) <= longest):
+    if not all(map(_ROW_TYPES.__contains__, set(map(tuple, map(map, repeat(type), rows))))):
         return False
-    if not (set(map(type, player)) == _TEXT and set(player) <= _PLAYER_SET):  # (types first: a list is unhashable)
+    if max(map(len, map(_NODE, rows))) > longest or not set(map(_PLAYER, rows)) <= _PLAYER_SET:
         return False
-    if not all(set(map(type, column)) <= _NUMBERS for column in (alpha, beta, value)):
+    for column in (_VISITED_AT, _EVALUATED_AT):
+        if min(map(column, rows)) < 0 or max(map(column, rows)) > INDEX:
+            return False
+    returned = [r for r in map(_RETURNED_AT, rows) if r is not None]
+    if returned and (min(returned) < 0 or max(returned) > INDEX):
         return False
-    if not all(set(map(type, column)) == _INDEX and min(column) >= 0 and max(column) <= INDEX
-               for column in (visited_at, evaluated_at)):
-        return False
-    returned = [r for r in returned_at if r is not None]
-    if not (set(map(type, returned_at)) <= _OPTIONAL_INDEX and (not returned or 0 <= min(returned) and
-                                                                 max(returned) <= INDEX)):
-        return False
-    if set(map(type, synthetic)) != {bool}:
-        return False
-    if not set(map(type, parent)) <= _OPTIONAL_INDEX:
-        return False
+    parent = list(map(_PARENT, rows))
     inner = list(map(operator.is_not, parent, repeat(None)))  # the calls made from another one
     parents, positions = list(compress(parent, inner)), compress(range(len(parent)), inner)
     return not parents or min(parents) >= 0 and not any(map(operator.ge, parents, positions))
+
+
+_NUMBER_TYPES = (int, float, bool, type(None))
+#: every row of field types an honest call has (:class:`abkit.trace.Call`): a node name, a player, three plain
+#: numbers (or None), the parent (None or an int), two positions, ``synthetic``, where it returned (None or an int)
+_ROW_TYPES = frozenset((str, str, a, b, v, p, int, int, bool, r) for a in _NUMBER_TYPES for b in _NUMBER_TYPES
+                       for v in _NUMBER_TYPES for p in (int, type(None)) for r in (int, type(None)))
+(_NODE, _PLAYER, _PARENT, _VISITED_AT, _EVALUATED_AT, _RETURNED_AT) = map(operator.itemgetter, (0, 1, 5, 6, 7, 9))
 
 
 def order(reply: dict, asked: Iterable[str], longest: int) -> dict:
