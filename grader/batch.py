@@ -9,7 +9,13 @@ ends the running students' processes, saves nothing half-done and leaves
 ``grades.csv`` as it was, and running it again grades only who is left. A
 student whose saved ``results.json`` matches the current submission and
 settings (its fingerprint) is not graded again unless ``force``; ``student``
-regrades one student and leaves the others' files alone.
+regrades one student (or several) and leaves the others' files alone.
+
+One student never costs another: whatever happens while grading one (a reply
+its process makes unreadable, a fault of the grader itself, a worker process
+that dies) ends in that student's row, and the class files are always written.
+The students on whom the grader itself failed are named, with the command that
+grades just them again (:attr:`BatchResult.failed`, :attr:`BatchResult.regrade`).
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ import gc
 import multiprocessing
 import multiprocessing.connection
 import os
+import shlex
 import shutil
 import signal
 import sys
@@ -28,14 +35,14 @@ import traceback
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator, TextIO
+from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from abkit.i18n import t
 
-from .grading import Grader, weaker
-from .reports import number, read_results, write_class, write_student
+from .grading import Grader, StudentGrade, weaker
+from .reports import number, read_results, results_json, write_class, write_student
+from .rubric import DEFAULT_RUBRIC, Rubric
 from .safetext import terminal
-from .rubric import Rubric
 from .sandbox import LIVE, ForkServer, Limits
 from .submissions import Submission, SubmissionsError, find_submissions
 
@@ -50,12 +57,20 @@ class BatchResult:
     reused: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
     defences: dict | None = None
+    #: the students on whom the grader itself failed (their rows say so), and the command that grades just them again
+    failed: list[str] = field(default_factory=list)
+    regrade: str = ""
 
 
 def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lang: str = "en", jobs: int = 2,
-                limits: Limits | None = None, student: str | None = None, force: bool = False,
+                limits: Limits | None = None, student: str | Iterable[str] | None = None, force: bool = False,
                 progress: Callable[[int, int, Outcome], None] | None = None) -> BatchResult:
-    """Grade the class in ``submissions`` into ``out``; :class:`SubmissionsError` for an instructor error."""
+    """Grade the class in ``submissions`` into ``out``; :class:`SubmissionsError` for an instructor error.
+
+    ``student``: one student id, or several, to grade again (the others' saved results are kept). Whatever
+    happens while grading one student costs that student only: every student gets a row and the class files are
+    always written; those on whom the grader itself failed are :attr:`BatchResult.failed`.
+    """
     entries = find_submissions(submissions)
     unique, duplicates = {}, []
     for entry in entries:
@@ -63,8 +78,10 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
             duplicates.append(entry.path.name)
         else:
             unique[entry.student] = entry
-    if student is not None and student not in unique:
-        raise SubmissionsError("grade.no_student", student=student, path=submissions)
+    chosen = None if student is None else {student} if isinstance(student, str) else set(student)
+    for name in sorted(chosen or ()):
+        if name not in unique:
+            raise SubmissionsError("grade.no_student", student=name, path=submissions)
     if not unique:
         raise SubmissionsError("grade.empty", path=submissions)
     grader = Grader(rubric, seed, lang, limits)
@@ -73,10 +90,10 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
     todo = []
     for name, entry in unique.items():
         saved = read_results(result.out, name)
-        if student is not None and name != student:
+        if chosen is not None and name not in chosen:
             if saved is not None:
                 rows[name] = saved
-        elif saved is not None and not force and student is None \
+        elif saved is not None and not force and chosen is None \
                 and saved["extra_data"].get("fingerprint") == grader.fingerprint(entry):
             rows[name] = saved
             result.reused.append(name)
@@ -100,9 +117,33 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
         elif todo:
             _in_this_process(grader, todo, result.out, record)
     result.rows = [rows[name] for name in sorted(rows)]
-    write_class(result.out, result.rows, rubric, lang)
+    result.failed = [r["extra_data"]["student"] for r in result.rows if r["extra_data"].get("grader_error")]
+    if result.failed:
+        result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed)
+    write_class(result.out, result.rows, rubric, lang, result.regrade)
     result.graded.sort()
     return result
+
+
+def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, limits: Limits | None,
+                    students: list[str]) -> str:
+    """The command that grades just ``students`` again with this batch's settings (a shell line).
+
+    >>> from grader.rubric import Rubric
+    >>> regrade_command(Path("class"), Path("out dir"), Rubric({}), 0, "en", None, ["s1", "s 2"])
+    "abkit grade class --out 'out dir' --lang en --student s1 --student 's 2' --force"
+    """
+    words = ["abkit", "grade", str(submissions), "--out", str(out)]
+    if seed:
+        words += ["--seed", str(seed)]
+    if rubric.path and Path(rubric.path).resolve() != DEFAULT_RUBRIC.resolve():
+        words += ["--rubric", str(rubric.path)]
+    if limits is not None and limits.test_seconds != Limits.test_seconds:
+        words += ["--timeout", f"{limits.test_seconds:g}"]
+    words += ["--lang", lang]
+    for name in students:
+        words += ["--student", name]
+    return shlex.join([*words, "--force"])
 
 
 @dataclass(frozen=True)
@@ -124,8 +165,25 @@ Recorder = Callable[[dict, "dict | None"], None]
 
 
 def grade_and_save(grader: Grader, entry: Submission, out: Path) -> dict:
-    """Grade one student and write their files (atomically); their results (``results.json``'s content)."""
-    return write_student(out, grader.grade(entry), grader.rubric, grader.lang)
+    """Grade one student and write their files (atomically); their results (``results.json``'s content).
+
+    Never raises but for an interruption: a fault of the grader's (in grading, or in writing the files) is that
+    student's result (:meth:`Grader.failed`).
+    """
+    return save(grader, grader.grade(entry), out)
+
+
+def save(grader: Grader, grade: StudentGrade, out: Path) -> dict:
+    """Write ``grade``'s files; when that fails, the grade of a grader fault instead (its files if they can be
+    written; its results in any case, so that the student has a row)."""
+    try:
+        return write_student(out, grade, grader.rubric, grader.lang)
+    except Exception:  # noqa: BLE001 - a fault of the grader (a report it cannot write): this student's only
+        failed = grader.failed(grade.student, traceback.format_exc())
+    try:
+        return write_student(out, failed, grader.rubric, grader.lang)
+    except Exception:  # noqa: BLE001 - the folder itself cannot be written: the row is kept in grades.csv
+        return results_json(failed, grader.rubric, grader.lang)
 
 
 def _in_this_process(grader: Grader, todo: list[Submission], out: Path, record: Recorder) -> None:
@@ -147,55 +205,93 @@ def _in_workers(grader: Grader, todo: list[Submission], out: Path, workers: int,
     reference, the comparison, the files) then runs on every core, never waiting for another student's.
 
     An interruption (Ctrl-C, SIGTERM) stops the workers: each ends its running student's process, keeps nothing
-    half-done and leaves. A worker that fails or dies stops the batch with a clear error; what is saved stays.
+    half-done and leaves. A worker that dies is replaced, and its student is handed to the replacement (a worker
+    killed between two students, or while grading one, costs nothing); when a second worker dies on the same
+    student, that student gets the row of a grader fault (:meth:`Grader.failed`, saying how the worker ended).
     """
     context = multiprocessing.get_context("fork" if ForkServer.available() else "spawn")
-    for stream in (sys.stdout, sys.stderr):  # a forked worker must not write out again what was buffered here
-        stream.flush()
     pending = deque(todo)
     pool: dict[Any, tuple[Any, Submission | None]] = {}  # connection -> (process, the student it grades)
+    #: how many times a student may be handed to a worker that turns out to be dead: never forever
+    retries = len(todo) + workers
+    deaths: dict[str, int] = {}  # student -> workers that died while it was theirs
+
+    def start() -> Any:
+        for stream in (sys.stdout, sys.stderr):  # a forked worker must not write out again what was buffered here
+            stream.flush()
+        ours, theirs = context.Pipe()
+        process = context.Process(target=_worker, args=(theirs, grader if context.get_start_method() == "fork"
+                                                        else None, _recipe(grader), out), daemon=True)
+        process.start()
+        theirs.close()
+        pool[ours] = (process, None)
+        return ours
+
+    def hand_out(connection) -> None:
+        """Give the worker on ``connection`` the next student, if any is left; replace it if it is dead."""
+        nonlocal retries
+        while True:
+            process, _ = pool[connection]
+            entry = pending.popleft() if pending else None
+            pool[connection] = (process, entry)
+            if entry is None or _send(connection, entry):
+                return
+            _retire(pool, connection)  # it ended between two students (killed from outside)
+            if retries <= 0:
+                record(save(grader, grader.failed(entry.student, _exit_text(process, grader.lang)), out), None)
+                entry = None
+            retries -= 1
+            if entry is not None:
+                pending.appendleft(entry)
+            connection = start()
+
     try:
-        for _ in range(workers):
-            ours, theirs = context.Pipe()
-            process = context.Process(target=_worker, args=(theirs, grader if context.get_start_method() == "fork"
-                                                            else None, _recipe(grader), out), daemon=True)
-            process.start()
-            theirs.close()
-            pool[ours] = (process, None)
-        for connection in list(pool):
-            _hand_out(pool, connection, pending)
+        for connection in [start() for _ in range(workers)]:
+            hand_out(connection)
         while any(entry is not None for _, entry in pool.values()):
             busy = [c for c, (_, entry) in pool.items() if entry is not None]
             for connection in multiprocessing.connection.wait(busy):
                 process, entry = pool[connection]
                 try:
                     kind, payload, confinement = connection.recv()
-                except (EOFError, OSError):
-                    raise _ended(process, entry) from None
-                if kind == "error":
-                    raise WorkerError(entry.student, traceback=payload)
+                except (EOFError, OSError):  # it died with ``entry`` handed out: once more, then a row for them
+                    _retire(pool, connection)
+                    deaths[entry.student] = deaths.get(entry.student, 0) + 1
+                    if deaths[entry.student] < 2:
+                        pending.appendleft(entry)
+                    else:
+                        record(save(grader, grader.failed(entry.student, _exit_text(process, grader.lang)), out),
+                               None)
+                    if pending:
+                        hand_out(start())
+                    continue
+                if kind == "error":  # (grade_and_save contains the grader's faults: a last resort)
+                    payload = save(grader, grader.failed(entry.student, payload), out)
                 record(payload, confinement)
-                _hand_out(pool, connection, pending)
+                hand_out(connection)
     finally:
         _stop(pool)
 
 
-def _hand_out(pool: dict, connection, pending: deque) -> None:
-    """Give the worker on ``connection`` the next student, if any is left (it is idle otherwise)."""
-    process, _ = pool[connection]
-    entry = pending.popleft() if pending else None
-    pool[connection] = (process, entry)
-    if entry is not None:
-        try:
-            connection.send(entry)
-        except OSError:  # it ended between two students (killed from outside)
-            raise _ended(process, entry) from None
+def _send(connection, entry: Submission) -> bool:
+    try:
+        connection.send(entry)
+        return True
+    except OSError:
+        return False
 
 
-def _ended(process, entry: Submission) -> "WorkerError":
-    """The error for a worker whose process ended while ``entry`` was its (next) student."""
+def _retire(pool: dict, connection) -> None:
+    """Forget a worker that has ended (and reap it)."""
+    process, _ = pool.pop(connection)
+    connection.close()  # (one still waiting for a student ends on seeing it closed)
     process.join(1)
-    return WorkerError(entry.student, exit_code=process.exitcode)
+
+
+def _exit_text(process, lang: str) -> str:
+    """How a worker that ended mid-student ended, in words (the student's grader-fault row says it)."""
+    process.join(1)
+    return t("faults.worker_died", lang, code=process.exitcode)
 
 
 def _stop(pool: dict) -> None:
@@ -216,15 +312,6 @@ def _stop(pool: dict) -> None:
             process.kill()
             process.join()
         connection.close()
-
-
-class WorkerError(RuntimeError):
-    """A grading worker failed while grading ``student``: a bug in the grader (its ``traceback``), or the process
-    was killed from outside (its ``exit_code``)."""
-
-    def __init__(self, student: str, traceback: str | None = None, exit_code: int | None = None) -> None:
-        super().__init__(f"grading {student} failed: {traceback or f'exit status {exit_code}'}")
-        self.student, self.traceback, self.exit_code = student, traceback, exit_code
 
 
 def _recipe(grader: Grader) -> tuple:
@@ -253,9 +340,9 @@ def _worker(connection, grader: Grader | None, recipe: tuple, out: Path) -> None
                     return
                 try:
                     row = grade_and_save(grader, entry, out)
-                except Exception:  # noqa: BLE001 - a bug in the grader: the batch says which student
+                except Exception:  # noqa: BLE001 - (a last resort: grade_and_save contains the grader's faults)
                     connection.send(("error", traceback.format_exc(), None))
-                    return
+                    continue
                 connection.send(("ok", row, grader.defences))
     except KeyboardInterrupt:
         return

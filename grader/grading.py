@@ -37,6 +37,7 @@ import random
 import shutil
 import tempfile
 import threading
+import traceback
 from collections import Counter, deque
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -59,7 +60,8 @@ from .mistakes import for_exercise, mutant
 from .play import board_text, play_games, problems
 from .reference import reference
 from .rubric import EXERCISES, Rubric
-from .sandbox import Died, Forged, Limits, Sandbox, TimedOut
+from . import replies
+from .sandbox import Died, Forged, Interrupted, Limits, Malformed, Sandbox, TimedOut
 from .submissions import Submission, fingerprint, pick_files, unpack
 
 SOURCE_FOLDERS = {"public": PUBLIC_FIXTURES, "hidden": HIDDEN_FIXTURES}
@@ -118,6 +120,19 @@ class Test:
         """Whether the test helps name a mistake: the mutants are run on trees only (a board game would take
         a mutant that does not prune hundreds of thousands of states)."""
         return self.tree is not None and self.kind != "play"
+
+    @cached_property
+    def longest(self) -> int:
+        """The longest node name a reply to this test may hold: the tree's longest, or a board's length."""
+        return max(map(len, self.tree.preorder())) if self.tree is not None else len(self.state)
+
+    def check(self, reply: dict) -> dict:
+        """``reply`` checked against its kind's schema (:mod:`grader.replies`); :class:`BadReply` otherwise."""
+        if self.kind == "orders":
+            return replies.order(reply, self.nodes, self.longest)
+        if self.kind == "play":
+            return replies.move(reply, self.longest)
+        return replies.search(reply, self.longest, self.state, self.algorithm)
 
     @cached_property
     def request(self) -> bytes:
@@ -212,6 +227,8 @@ class StudentGrade:
     exercises: dict[str, ExerciseGrade]
     notes: list[str] = field(default_factory=list)
     fingerprint: str = ""
+    #: when the grader itself failed on this submission (a fault of the grader, not the student's): what it raised
+    grader_error: str = ""
 
 
 def student_seed(seed: int, student: str) -> int:
@@ -361,12 +378,31 @@ class Grader:
     # -- one student ------------------------------------------------------------
 
     def grade(self, submission: Submission, work: Path | None = None) -> StudentGrade:
-        """Grade one submission in a temporary folder (under ``work`` if given), removed afterwards."""
-        folder = Path(tempfile.mkdtemp(prefix="abkit-", dir=work or self.work))
+        """Grade one submission in a temporary folder (under ``work`` if given), removed afterwards.
+
+        Whatever happens while grading it stays with it: what the student's process does is the student's
+        (:meth:`_run`), and an exception of the grader's own is a grade too, :meth:`failed`.
+        """
         try:
-            return self._grade(submission, folder)
-        finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            folder = Path(tempfile.mkdtemp(prefix="abkit-", dir=work or self.work))
+            try:
+                return self._grade(submission, folder)
+            finally:
+                shutil.rmtree(folder, ignore_errors=True)
+        except Interrupted:  # the batch is stopping: nothing is graded
+            raise
+        except Exception:  # noqa: BLE001 - a fault of the grader: this student's row says so, the batch goes on
+            return self.failed(submission.student, traceback.format_exc())
+
+    def failed(self, student: str, error: str, fingerprint: str = "") -> StudentGrade:
+        """The grade of a student on whom the grader itself failed (``error``: what it raised): ``crashed``, 0
+        points, every exercise saying that the fault is the grader's, and :attr:`StudentGrade.grader_error` set
+        so that the batch names the student and how to grade them again. Builds nothing that could fail again."""
+        note = t("faults.note.grader", self.lang)
+        exercises = {e: ExerciseGrade(e, status="crashed", max_score=self.rubric.max_score(e), note=note)
+                     for e in self.rubric.points}
+        return StudentGrade(student, "crashed", 0.0, self.rubric.max_score(), student_seed(self.seed, student),
+                            exercises, [note], fingerprint, grader_error=error.strip() or "?")
 
     def _grade(self, submission: Submission, folder: Path) -> StudentGrade:
         workspace = folder / "files"
@@ -424,7 +460,7 @@ class Grader:
                       workspace: Path) -> bool:
         """Load the file and run the tests; False when the process had to be ended (time-out, death)."""
         try:
-            reply = sandbox.request({"op": "load", "exercise": grade.exercise, "path": str(path)})
+            reply = sandbox.request({"op": "load", "exercise": grade.exercise, "path": str(path)}, replies.load)
             if not reply.get("loaded"):
                 grade.status = "crashed"
                 grade.note = t("grade.note.load_failed", self.lang, file=grade.file, error=reply.get("error", ""))
@@ -435,7 +471,8 @@ class Grader:
 
             def answered(keep: int) -> None:
                 while len(pending) > keep:
-                    grade.replies[pending.popleft().id] = sandbox.receive()
+                    test = pending.popleft()
+                    grade.replies[test.id] = sandbox.receive(test.check)
 
             for test in tests:
                 if test.kind == "play":  # move by move: each request depends on the previous answer
@@ -463,8 +500,11 @@ class Grader:
             return False
         except Died as death:
             grade.status = "crashed"
-            grade.note = t("grade.note.forged" if isinstance(death, Forged) else "grade.note.died", self.lang,
-                           code=death.returncode)
+            if isinstance(death, Malformed):
+                grade.note = t("faults.note.unreadable", self.lang, problem=death.problem.render(self.lang))
+            else:
+                grade.note = t("grade.note.forged" if isinstance(death, Forged) else "grade.note.died", self.lang,
+                               code=death.returncode)
             grade.traceback = [line for line in death.log.splitlines() if line.strip()][-12:]
             return False
         return True
@@ -565,7 +605,7 @@ class Grader:
     def _play(self, sandbox: Sandbox, test: Test) -> dict:
         """Play ``test``'s games, asking the student's process for each of its moves; the games, or its error."""
         def choose(state: str):
-            reply = sandbox.request(test.message(state=state))
+            reply = sandbox.request(test.message(state=state), test.check)
             if reply.get("error"):
                 raise _StudentFailed(reply)
             return reply["answer"]

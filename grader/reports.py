@@ -93,6 +93,7 @@ def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
         "extra_data": {
             "student": grade.student, "status": grade.status, "max_score": number(grade.max_score),
             "seed": grade.seed, "rule": rubric.rule, "lang": lang, "fingerprint": grade.fingerprint,
+            "grader_error": grade.grader_error,
             "exercises": {name: {"score": number(e.score), "max_score": number(e.max_score), "status": e.status,
                                  "mistakes": e.mistakes, "first_kinds": dict(e.first_kinds())}
                           for name, e in grade.exercises.items()},
@@ -253,14 +254,24 @@ def grades_csv(rows: list[dict], rubric: Rubric, lang: str) -> str:
     a spreadsheet would read as a formula is written with a leading ``'`` (:func:`~grader.safetext.csv_cell`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "status", "score", "max_score", *rubric.points, "mistakes", "seed"])
+    writer.writerow(["student", "status", "score", "max_score", *rubric.points, "mistakes", "seed", "grader_error"])
     for results in sorted(rows, key=lambda r: r["extra_data"]["student"]):
         extra = results["extra_data"]
         mistakes = [m for e in extra["exercises"].values() for m in e.get("mistakes", [])]
         writer.writerow([csv_cell(terminal(extra["student"])), extra["status"], results["score"], extra["max_score"],
                          *(extra["exercises"].get(e, {}).get("score", 0) for e in rubric.points),
-                         " ".join(mistakes), extra["seed"]])
+                         " ".join(mistakes), extra["seed"], grader_error_line(extra.get("grader_error") or "")])
     return buffer.getvalue()
+
+
+def grader_error_line(error: str) -> str:
+    """A grader fault in one line: the last line of its traceback (``KeyError: 'x'``), or nothing.
+
+    >>> grader_error_line("Traceback (most recent call last):\\n  File ...\\nKeyError: 'x'\\n"), grader_error_line("")
+    ("KeyError: 'x'", '')
+    """
+    lines = [line for line in error.strip().splitlines() if line.strip()]
+    return lines[-1].strip()[:200] if lines else ""
 
 
 def common_issues(rows: list[dict]) -> list[tuple[str, int]]:
@@ -284,12 +295,22 @@ def issue_text(issue: str, lang: str) -> str:
     return t(f"grade.issue.{kind}.{name}", lang)
 
 
-def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str = "histogram.svg") -> str:
-    """The class summary: statuses, score statistics, the histogram, the most common mistakes, per-exercise means."""
+def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str = "histogram.svg",
+                     regrade: str = "") -> str:
+    """The class summary: statuses, the students on whom the grader itself failed (with ``regrade``, the command
+    that grades them again), score statistics, the histogram, the most common mistakes, per-exercise means."""
     statuses = Counter(r["extra_data"]["status"] for r in rows)
     scores = [float(r["score"]) for r in rows]
     out = [f"# {t('grade.summary.title', lang)}", "",
            t("grade.summary.counts", lang, students=len(rows), **{s: statuses.get(s, 0) for s in STATUSES})]
+    failed = [r["extra_data"] for r in rows if r["extra_data"].get("grader_error")]
+    if failed:
+        out += ["", f"## {t('faults.summary.title', lang)}", "",
+                t("faults.batch.failed", lang, count=len(failed), students=", ".join(e["student"] for e in failed)),
+                "", *(f"- {e['student']}: `{grader_error_line(e['grader_error'])}`" for e in failed), ""]
+        if regrade:
+            out += [t("faults.batch.regrade", lang), "", "```", regrade, "```", ""]
+        out.append(t("faults.batch.details", lang))
     if scores:
         out += ["", t("grade.summary.stats", lang, mean=number(statistics.mean(scores)),
                       median=number(statistics.median(scores)), max_score=number(rubric.max_score()),
@@ -342,8 +363,9 @@ def histogram_svg(scores: list[float], max_score: float, lang: str, bins: int = 
     return "\n".join(parts) + "\n"
 
 
-def write_class(out: Path, rows: list[dict], rubric: Rubric, lang: str) -> None:
-    """Write ``grades.csv``, ``summary.md`` and ``histogram.svg`` from every student's saved results."""
+def write_class(out: Path, rows: list[dict], rubric: Rubric, lang: str, regrade: str = "") -> None:
+    """Write ``grades.csv``, ``summary.md`` and ``histogram.svg`` from every student's saved results (``regrade``:
+    the command that grades again the students on whom the grader failed, for the summary)."""
     write_atomic(out / "grades.csv", grades_csv(rows, rubric, lang))
     write_atomic(out / "histogram.svg", histogram_svg([float(r["score"]) for r in rows], rubric.max_score(), lang))
-    write_atomic(out / "summary.md", markdown(summary_markdown(rows, rubric, lang)))
+    write_atomic(out / "summary.md", markdown(summary_markdown(rows, rubric, lang, regrade=regrade)))

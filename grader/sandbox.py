@@ -30,8 +30,12 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
+
+from abkit.i18n import Message
 
 from .child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
+from .replies import BadReply, envelope
 
 CHILD = Path(__file__).with_name("child.py")
 MAX_REPLY = 16 * 1024 * 1024
@@ -123,6 +127,15 @@ LIVE = Registry()
 
 class Forged(Died):
     """A reply whose MAC is wrong: something other than the harness wrote into the reply pipe."""
+
+
+class Malformed(Died):
+    """A signed reply the grader cannot use: too large, not JSON, nested too deeply, or not of its kind's
+    shape (:mod:`grader.replies`). ``problem`` says which, in words (a :class:`~abkit.i18n.Message`)."""
+
+    def __init__(self, problem: Message, log: str = "", returncode: int | None = None) -> None:
+        super().__init__(log, returncode)
+        self.problem = problem
 
 
 def parse_int(text: str) -> int | str:
@@ -306,13 +319,13 @@ class Sandbox:
         except OSError:  # the child has already ended (its log says why): the first request finds it dead
             pass
 
-    def request(self, message: dict | bytes) -> dict:
+    def request(self, message: dict | bytes, check: Callable[[dict], dict] | None = None) -> dict:
         """Send ``message`` (or its JSON, encoded) and return the reply; :class:`TimedOut` or :class:`Died` otherwise.
 
-        Only when no request sent ahead (:meth:`send_ahead`) is still unanswered.
+        Only when no request sent ahead (:meth:`send_ahead`) is still unanswered. ``check``: as :meth:`receive`'s.
         """
         self.send(message)
-        return self.receive()
+        return self.receive(check)
 
     def send(self, message: dict | bytes) -> None:
         """Send ``message``, waiting (within a test's time limit) for room in the pipe; its reply is :meth:`receive`'s."""
@@ -339,32 +352,62 @@ class Sandbox:
         body = message if isinstance(message, bytes) else json.dumps(message, ensure_ascii=False).encode("utf-8")
         return HEADER.pack(len(body)) + body
 
-    def receive(self) -> dict:
+    def receive(self, check: Callable[[dict], dict] | None = None) -> dict:
         """The reply to the oldest unanswered request; its time limit runs from when the child could start on it
-        (sent, and the previous one answered)."""
+        (sent, and the previous one answered).
+
+        The reply is read only when it is at most :data:`MAX_REPLY` bytes, signed, JSON, and what every reply may
+        carry (:func:`grader.replies.envelope`); ``check`` (one of :mod:`grader.replies`' schemas) then checks what
+        its kind carries. Anything else ends the process: :class:`Malformed` (or :class:`Forged`), never another
+        exception.
+        """
         started = max(self._pending.popleft(), self._answered_at)
         limit = min(started + self.limits.test_seconds, self.deadline)
         head = self._read(HEADER.size, limit)
         size = HEADER.unpack(head)[0]
-        if size > MAX_REPLY:
-            raise self._died()
+        if size > MAX_REPLY:  # refused before a byte of it is read
+            raise self._malformed(Message("faults.reply.size", size=size, limit=MAX_REPLY))
         data = self._read(size + MAC_BYTES, limit)
         body, mac = data[:size], data[size:]
         expected = hmac.digest(self._key, SEQUENCE.pack(self._received) + body, "sha256")
         self._received += 1
         self._sent += 1
-        try:  # (a decoder made once: json.loads with an argument makes a new one, and its scanner, per call)
-            decode = _LONG_NUMBER_DECODE if has_long_number(body) else _DECODE
-            reply = decode(body.decode("utf-8")) if hmac.compare_digest(mac, expected) else None
-        except ValueError:  # pragma: no cover - the harness always sends JSON (in UTF-8)
-            reply = None
-        if not isinstance(reply, dict) or reply.get("id") != self._sent:  # a forged or a replayed report
+        if not hmac.compare_digest(mac, expected):
             self.kill()
             raise Forged(self.log(), self.process.returncode if self.process else None)
-        if isinstance(reply, dict) and "defences" in reply and self.defences is None:
+        reply = self._decode(body)
+        if type(reply) is dict and reply.get("id") != self._sent:  # a replayed report
+            self.kill()
+            raise Forged(self.log(), self.process.returncode if self.process else None)
+        try:
+            envelope(reply)
+            if check is not None:
+                check(reply)
+        except BadReply as bad:
+            raise self._malformed(bad.message) from None
+        if "defences" in reply and self.defences is None:
             self.defences = reply["defences"]
         self._answered_at = time.monotonic()
         return reply
+
+    def _decode(self, body: bytes) -> object:
+        """A signed reply's JSON; :class:`Malformed` when it is not JSON or nests deeper than the parser goes.
+
+        (A decoder made once: json.loads with an argument makes a new one, and its scanner, per call.) The C
+        scanner bounds its own nesting with the interpreter's recursion limit: a reply nested deeper raises
+        RecursionError, which never leaves here.
+        """
+        try:
+            decode = _LONG_NUMBER_DECODE if has_long_number(body) else _DECODE
+            return decode(body.decode("utf-8"))
+        except RecursionError:
+            raise self._malformed(Message("faults.reply.deep")) from None
+        except (ValueError, MemoryError):  # (UnicodeDecodeError is a ValueError)
+            raise self._malformed(Message("faults.reply.json")) from None
+
+    def _malformed(self, problem: Message) -> "Malformed":
+        self.kill()
+        return Malformed(problem, self.log(), self.process.returncode if self.process else None)
 
     def _write(self, data: bytes, limit: float) -> None:
         """Write to the request pipe without ever blocking past ``limit`` (a pipe takes PIPE_BUF bytes when writable)."""

@@ -116,9 +116,16 @@ EXPECTED = {
     "syntax_error": ("crashed", 0, "could not be loaded: SyntaxError"),
     "missing_functions": ("ok", "raises_in_search", "max_value is missing from alphabeta.py"),
     "failing_import": ("crashed", 0, "could not be loaded: ModuleNotFoundError"),
+    # replies the grader cannot use (issue 12): the student's process failing, never the batch's
+    "unhashable_leaf": ("crashed", "raises_in_max", "could not be read (trace.evaluated[0] is list (1 items)"),
+    "dict_state": ("crashed", "raises_in_search", "could not be read (trace.calls[1][0] is dict (2 items)"),
+    "liar_action": ("crashed", "raises_in_max", "is list (1 items), where a state"),
+    "resigns_reply": ("crashed", 0, "could not be read (reply.trace is missing)"),
+    "nested_arrays": ("crashed", 0, "could not be read (the report is nested too deeply to be read)"),
+    "huge_name": ("crashed", 0, "has length 15000000, more than the 2 allowed"),
     # what the batch writes and shows: ids and student text
     "grades.csv": ("ok", "max", ""),
-    '=HYPERLINK("https:--evil.example","grades")': ("ok", "max", ""),
+    '=SUM(1+1)': ("ok", "max", ""),  # a formula id (a name Windows can hold too)
     "escapes": ("ok", "raises_in_max", "ValueError: not finished 31m<script>alert(1)"),  # in a code block: text
     # entries that are not regular files or folders (made at run time: git cannot hold them): never opened
     "fifo": ("invalid", 0, "skipped alphabeta.py: it is not a regular file"),
@@ -288,7 +295,7 @@ def test_ids_and_student_text_are_shown_safely(batch):
     assert (out / "grades.csv").is_file() and (out / "students" / "grades.csv" / "feedback.md").is_file()
     with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
         ids = [row["student"] for row in csv.DictReader(handle)]
-    assert "'=HYPERLINK(\"https:--evil.example\",\"grades\")" in ids and not [i for i in ids if i.startswith("=")]
+    assert "'=SUM(1+1)" in ids and not [i for i in ids if i.startswith("=")]
     for student in ("escapes", "escapes_at_import"):
         row = batch["rows"][student]
         text = "\n".join([feedback(batch, student), row["output"], *(test["output"] for test in row["tests"])])

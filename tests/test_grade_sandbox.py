@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import csv
 import json
 import os
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -230,7 +232,7 @@ def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_p
         def __init__(self):
             self.sent, self.answers = 0, [{"id": 1, "n": 1}, {"id": 2, "n": 2}]
 
-        def request(self, message):
+        def request(self, message, check=None):
             return {"loaded": True, "functions": []}
 
         def send_ahead(self, request):
@@ -239,12 +241,12 @@ def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_p
                 raise Died("", -9)
             return True
 
-        def receive(self):
+        def receive(self, check=None):
             if not self.answers:
                 raise Died("", -9)
             return self.answers.pop(0)
 
-    tests = [SimpleNamespace(kind="search", id=f"t{k}", request=b"") for k in range(1, 5)]
+    tests = [SimpleNamespace(kind="search", id=f"t{k}", request=b"", check=None) for k in range(1, 5)]
     grade = ExerciseGrade("minimax", file="minimax.py")
     finished = Grader(load_rubric())._run_exercise(DiesOnThirdSend(), grade, tmp_path / "minimax.py", tests, tmp_path)
     assert finished is False and grade.status == "crashed"
@@ -297,24 +299,37 @@ def _failing_for(student: str, how: str):
 
 
 @pytest.mark.parametrize("how, lang, words", [
-    ("raises", "en", ["grading stopped at student s2", "ZeroDivisionError: a bug in the grader", "fault of the grader"]),
-    ("dies", "ko", ["학생 s2을(를) 채점하다가 멈췄습니다", "종료 상태 3", "채점기의 결함"]),
+    ("raises", "en", ["The grader itself failed on 1 student(s)", "Students: s2", "ZeroDivisionError: a bug"]),
+    ("dies", "ko", ["채점기 자체가 실패한 학생 수: 1", "해당 학생: s2", "종료 상태 3"]),
 ])
-def test_a_failing_worker_stops_the_batch_naming_the_student_and_keeps_what_is_saved(tmp_path, monkeypatch, abkit,
-                                                                                      how, lang, words):
-    """A worker process that meets a bug of the grader, or is killed from outside, stops the batch with a message
-    naming the student (never a student's fault); the others graded meanwhile are saved, and a re-run completes."""
+def test_a_failing_worker_costs_only_its_student_who_is_named_with_the_command_to_grade_them_again(
+        tmp_path, monkeypatch, abkit, how, lang, words):
+    """A bug of the grader (raised, or a worker process that dies, twice, on the same student) costs that student
+    only: the batch completes, every file is written, the student's row says crashed with the grader's error, the
+    summary and the terminal name them with the command that grades just them again, and the exit status is 1.
+    That command, once the bug is gone, completes the class (exit 0)."""
     import grader.batch as batch
 
     folder, _ = _narrow_class(tmp_path)
     monkeypatch.setattr(batch, "grade_and_save", _failing_for("s2", how))  # the workers are forked: they inherit it
-    run = abkit("grade", folder, "--out", tmp_path / "out", "-j", "2", "--rubric", tmp_path / "rubric.yaml",
-                "--lang", lang)
-    assert run.status == 1 and all(w in run.err for w in words) and "Traceback" not in run.out, run.err
-    assert not (tmp_path / "out" / "s2").exists()
+    out = tmp_path / "out"
+    run = abkit("grade", folder, "--out", out, "-j", "2", "--rubric", tmp_path / "rubric.yaml", "--lang", lang)
+    assert run.status == 1 and "Traceback" not in run.out + run.err, run.err
+    text = run.err + (out / "summary.md").read_text(encoding="utf-8") + (out / "grades.csv").read_text(encoding="utf-8")
+    assert all(w in text for w in words), text
+    with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
+        table = {row["student"]: row for row in csv.DictReader(handle)}
+    assert sorted(table) == ["s0", "s1", "s2", "s3"] and table["s2"]["status"] == "crashed"
+    assert table["s2"]["grader_error"] and not table["s0"]["grader_error"]
+    assert all((out / s / "feedback.md").exists() for s in ("s0", "s1", "s2", "s3"))
+    command = next(line.strip() for line in run.err.splitlines() if line.strip().startswith("abkit grade"))
+    assert command in (out / "summary.md").read_text(encoding="utf-8")
+    assert command.endswith("--student s2 --force") and f"--lang {lang}" in command
     monkeypatch.undo()
-    again = abkit("grade", folder, "--out", tmp_path / "out", "-j", "2", "--rubric", tmp_path / "rubric.yaml")
-    assert again.status == 0 and (tmp_path / "out" / "grades.csv").exists()
+    again = abkit(*shlex.split(command)[1:])
+    assert again.status == 0, again.err
+    assert json.loads((out / "s2" / "results.json").read_text(encoding="utf-8"))["score"] == 1
+    assert "grader_error" not in (out / "summary.md").read_text(encoding="utf-8")
 
 
 def test_workers_started_afresh_grade_like_forked_ones_and_like_one_process(tmp_path, monkeypatch):
@@ -399,22 +414,23 @@ def test_an_interrupted_batch_in_one_process_keeps_what_is_saved(tmp_path):
     assert (tmp_path / "out" / "students" / "s0" / "results.json").exists()
 
 
-def test_a_worker_killed_between_two_students_stops_the_batch_with_a_message(tmp_path, monkeypatch, abkit):
+def test_workers_killed_between_or_during_students_are_replaced_and_cost_nothing(tmp_path, monkeypatch, abkit):
     import multiprocessing.connection
 
     folder, _ = _narrow_class(tmp_path)
     send = multiprocessing.connection.Connection.send
 
     def send_then_die(self, obj):  # each worker ends right after reporting its first student (forked: they inherit
-        send(self, obj)            # this), so the first report is followed by handing a third student to a dead one
+        send(self, obj)            # this), so the next student is handed to a dead one, or to one about to die
         if isinstance(obj, tuple) and obj[0] == "ok":
             os._exit(5)
 
     monkeypatch.setattr(multiprocessing.connection.Connection, "send", send_then_die)
     run = abkit("grade", folder, "--out", tmp_path / "out", "-j", "2", "--rubric", tmp_path / "rubric.yaml")
-    assert run.status == 1 and "(exit status 5)" in run.err and "Traceback" not in run.err
-    saved = [s for s in ("s0", "s1", "s2", "s3") if (tmp_path / "out" / "students" / s / "results.json").exists()]
-    assert 1 <= len(saved) <= 2 and not (tmp_path / "out" / "grades.csv").exists()
+    assert run.status == 0 and "Traceback" not in run.err, run.err
+    with open(tmp_path / "out" / "grades.csv", encoding="utf-8", newline="") as handle:
+        table = list(csv.DictReader(handle))
+    assert [(r["student"], r["status"], r["score"]) for r in table] == [(f"s{k}", "ok", "1") for k in range(4)]
 
 
 @pytest.mark.skipif(not ForkServer.available(), reason="the fork server is Linux's")

@@ -23,7 +23,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("--out", type=Path, required=True, help=t("grade.help.out", lang))
     p.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help=t("grade.help.jobs", lang))
     p.add_argument("--seed", type=int, default=0, help=t("grade.help.seed", lang))
-    p.add_argument("--student", metavar="ID", help=t("grade.help.student", lang))
+    p.add_argument("--student", metavar="ID", action="append", help=t("grade.help.student", lang))
     p.add_argument("--timeout", type=float, default=None, metavar="SEC", help=t("grade.help.timeout", lang))
     p.add_argument("--force", action="store_true", help=t("grade.help.force", lang))
     p.add_argument("--rubric", type=Path, metavar="FILE", help=t("grade.help.rubric", lang))
@@ -33,7 +33,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     # the grading machinery loads when a batch runs, so that 'abkit check' starts fast
-    from ..batch import Progress, WorkerError, grade_batch
+    from ..batch import Progress, grade_batch
     from ..rubric import RubricError, load_rubric
     from ..safetext import terminal
     from ..sandbox import Limits
@@ -63,18 +63,25 @@ def run(args) -> int:
     except KeyboardInterrupt:
         print(t("grade.interrupted", args.lang, saved=progress.done, out=args.out), file=sys.stderr)
         return 130
-    except WorkerError as error:
-        detail = error.traceback or t("grade.worker_exit", args.lang, code=error.exit_code)
-        print(terminal(t("grade.worker_failed", args.lang, student=error.student, detail=detail, saved=progress.done,
-                         out=args.out)), file=sys.stderr)
-        return 1
     for name in result.duplicates:
         print(terminal(t("grade.duplicate", args.lang, name=name)), file=sys.stderr)
     report_defences(result.defences, args.lang)
     statuses = {s: sum(1 for r in result.rows if r["extra_data"]["status"] == s) for s in ("ok", "timeout", "crashed", "invalid")}
     print(t("grade.done", args.lang, students=len(result.rows), graded=len(result.graded), reused=len(result.reused),
             out=result.out, **statuses))
-    return 0
+    return report_grader_errors(result, args.lang)
+
+
+def report_grader_errors(result, lang: str) -> int:
+    """Name the students on whom the grader itself failed, with the command that grades just them again (stderr);
+    the exit status: 1 when there are any (every file is written all the same), 0 otherwise."""
+    if not result.failed:
+        return 0
+    print(t("faults.batch.failed", lang, count=len(result.failed), students=", ".join(result.failed)), file=sys.stderr)
+    print(t("faults.batch.regrade", lang), file=sys.stderr)
+    print(f"  {result.regrade}", file=sys.stderr)
+    print(t("faults.batch.details", lang), file=sys.stderr)
+    return 1
 
 
 def report_defences(defences: dict | None, lang: str) -> None:
