@@ -51,7 +51,10 @@ def compose(text: str) -> Node | None:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         line = mark.line + 1 if mark else 1
-        raise YamlError(line, Message("yaml.syntax", problem=error.problem or error.context or "")) from None
+        problem = error.problem or error.context or ""
+        if "nesting depth" in problem:  # PyYAML >= 6.0.3 refuses deep nesting itself: the kit's own words
+            raise YamlError(line, Message("yaml.depth", limit=MAX_DEPTH)) from None
+        raise YamlError(line, Message("yaml.syntax", problem=problem)) from None
     except yaml.YAMLError as error:  # pragma: no cover - the C parser marks its errors
         raise YamlError(1, Message("yaml.syntax", problem=str(error))) from None
     finally:

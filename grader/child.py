@@ -280,7 +280,7 @@ def _oversized(message: dict, size: int) -> dict:
     code made (its trace cut to the root, its answer and output dropped), with an error that says why."""
     text = f"ReportTooLarge: the report had {size:,} bytes, more than {MAX_REPORT:,}"
     reply = {k: message[k] for k in ("id", "tampered", "loaded", "functions", "defences") if k in message}
-    reply.update(error=text, error_type="ReportTooLarge", traceback="", output="")
+    reply.update(error=text, error_type="ReportTooLarge", traceback=[], output="")
     if "answer" in message:
         reply["answer"] = None
     trace = message.get("trace")

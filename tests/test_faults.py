@@ -335,10 +335,10 @@ def test_a_grader_fault_on_one_student_is_that_students_row_named_in_the_summary
                "--student bob --force")
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert command in run.err and command in summary and "## Grader errors" in summary and "- bob:" in summary
-    assert "not your fault" in (out / "bob" / "feedback.md").read_text(encoding="utf-8")
-    saved = json.loads((out / "bob" / "results.json").read_text(encoding="utf-8"))
+    assert "not your fault" in (out / "students" / "bob" / "feedback.md").read_text(encoding="utf-8")
+    saved = json.loads((out / "students" / "bob" / "results.json").read_text(encoding="utf-8"))
     assert "KeyError" in saved["extra_data"]["grader_error"] and saved["extra_data"]["fingerprint"] == ""
-    assert (out / "histogram.svg").exists() and (out / "ann" / "results.json").exists()
+    assert (out / "histogram.svg").exists() and (out / "students" / "ann" / "results.json").exists()
 
 
 def test_a_report_that_cannot_be_written_still_gives_the_student_a_row(tmp_path, monkeypatch):

@@ -321,14 +321,14 @@ def test_a_failing_worker_costs_only_its_student_who_is_named_with_the_command_t
         table = {row["student"]: row for row in csv.DictReader(handle)}
     assert sorted(table) == ["s0", "s1", "s2", "s3"] and table["s2"]["status"] == "crashed"
     assert table["s2"]["grader_error"] and not table["s0"]["grader_error"]
-    assert all((out / s / "feedback.md").exists() for s in ("s0", "s1", "s2", "s3"))
+    assert all((out / "students" / s / "feedback.md").exists() for s in ("s0", "s1", "s2", "s3"))
     command = next(line.strip() for line in run.err.splitlines() if line.strip().startswith("abkit grade"))
     assert command in (out / "summary.md").read_text(encoding="utf-8")
     assert command.endswith("--student s2 --force") and f"--lang {lang}" in command
     monkeypatch.undo()
     again = abkit(*shlex.split(command)[1:])
     assert again.status == 0, again.err
-    assert json.loads((out / "s2" / "results.json").read_text(encoding="utf-8"))["score"] == 1
+    assert json.loads((out / "students" / "s2" / "results.json").read_text(encoding="utf-8"))["score"] == 1
     assert "grader_error" not in (out / "summary.md").read_text(encoding="utf-8")
 
 
