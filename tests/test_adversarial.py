@@ -11,12 +11,14 @@ fixtures or the solutions reads nothing.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import json
 import math
 import os
 import shutil
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -203,12 +205,61 @@ def batch(tmp_path_factory):
     decoy = tmp_path_factory.mktemp("instructor") / "notes.txt"
     decoy.write_text("the instructor's own notes\n", encoding="utf-8")
     before = snapshot(decoy)
+    temporary = tmp_path_factory.mktemp("tmp")  # the grader's temporary folders, to see that none is left
+    processes = student_processes()
     started = time.monotonic()
-    result = grade_batch(folder, out, load_rubric(rubric), jobs=4, limits=LIMITS)
+    terminal = tmp_path_factory.mktemp("terminal") / "terminal.txt"
+    with terminal_output(terminal), _temporary_folder(temporary):
+        result = grade_batch(folder, out, load_rubric(rubric), jobs=4, limits=LIMITS)
     elapsed = time.monotonic() - started
     after = snapshot(decoy)
     rows = {r["extra_data"]["student"]: r for r in result.rows}
-    return {"rows": rows, "out": out, "elapsed": elapsed, "before": before, "after": after, "result": result}
+    return {"rows": rows, "out": out, "elapsed": elapsed, "before": before, "after": after, "result": result,
+            "terminal": terminal.read_text(encoding="utf-8", errors="replace"), "tmp": sorted(temporary.iterdir()),
+            "processes": student_processes() - processes}
+
+
+@contextlib.contextmanager
+def terminal_output(path: Path):
+    """What the process writes to its stdout and stderr meanwhile (file descriptors 1 and 2: the workers' and
+    the fork servers' too), captured in ``path``."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = [os.dup(1), os.dup(2)]
+    with open(path, "wb") as capture:
+        os.dup2(capture.fileno(), 1)
+        os.dup2(capture.fileno(), 2)
+        try:
+            yield path
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            for fd, copy in zip((1, 2), saved):
+                os.dup2(copy, fd)
+                os.close(copy)
+
+
+@contextlib.contextmanager
+def _temporary_folder(folder: Path):
+    saved = tempfile.tempdir
+    tempfile.tempdir = str(folder)
+    try:
+        yield
+    finally:
+        tempfile.tempdir = saved
+
+
+def student_processes() -> set[tuple[int, str]]:
+    """The processes of this machine that run the kit's student harness or fork server (pid, command line)."""
+    found = set()
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
+        except OSError:
+            continue
+        if "child.py" in command or "grader.child" in command:
+            found.add((int(entry.name), command))
+    return found
 
 
 def feedback(batch, student: str) -> str:
@@ -252,6 +303,14 @@ def test_grading_time_is_bounded_by_the_time_limits(batch):
     timeouts = [s for s in students() if EXPECTED[s][0] == "timeout"]
     for student in timeouts:
         assert "stopped after 3 s" in batch["rows"][student]["output"]
+
+
+def test_no_traceback_on_the_terminal_and_nothing_left_behind(batch):
+    """The batch prints no traceback (the grader's, a worker's or a fork server's), leaves no temporary folder
+    (no student folder, no /tmp/abkit-server-* or abkit-batch-*) and no student process or fork server running."""
+    assert "Traceback" not in batch["terminal"], batch["terminal"][-3000:]
+    assert batch["tmp"] == []
+    assert batch["processes"] == set()
 
 
 def test_nothing_outside_the_output_folder_changes(batch):
