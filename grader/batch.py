@@ -41,7 +41,7 @@ from abkit.i18n import t
 
 from .grading import Grader, StudentGrade, weaker
 from .reports import number, read_results, results_json, write_class, write_student
-from .rubric import DEFAULT_RUBRIC, Rubric
+from .rubric import Rubric, default_rubric
 from .safetext import terminal
 from .sandbox import LIVE, ForkServer, Limits
 from .submissions import Submission, SubmissionsError, find_submissions
@@ -136,7 +136,7 @@ def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lan
     words = ["abkit", "grade", str(submissions), "--out", str(out)]
     if seed:
         words += ["--seed", str(seed)]
-    if rubric.path and Path(rubric.path).resolve() != DEFAULT_RUBRIC.resolve():
+    if rubric.path and Path(rubric.path).resolve() != default_rubric().resolve():
         words += ["--rubric", str(rubric.path)]
     if limits is not None and limits.test_seconds != Limits.test_seconds:
         words += ["--timeout", f"{limits.test_seconds:g}"]

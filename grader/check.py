@@ -34,7 +34,8 @@ from abkit.expected import expected_counts, expected_trace
 from abkit.fixture import Fixture, fixture_paths, load_fixture
 from abkit.game import MAX, Budgeted, SearchTooLong
 from abkit.i18n import Message, default_lang, t
-from abkit.loading import HIDDEN_FIXTURES, load_module
+from abkit.coursefolder import current_course
+from abkit.loading import load_module
 from abkit.trace import Call, Trace, traced_call, traced_search
 
 from .compare import Finding, compare, compare_counts, compare_order
@@ -136,10 +137,12 @@ def direct_calls(fixture: Fixture) -> list[tuple[str, float, float]]:
     return calls
 
 
-def hidden_count(course: Course, exercise: Exercise, folder: Path = HIDDEN_FIXTURES) -> int:
-    """How many hidden trees grading adds for ``exercise`` (from ``info.yaml`` in the student edition)."""
+def hidden_count(course: Course, exercise: Exercise, folder: Path | None = None) -> int:
+    """How many hidden trees grading adds for ``exercise`` (from ``info.yaml`` in the student edition;
+    else counted in ``folder``, by default the course's hidden fixtures)."""
     if exercise.name in course.hidden:
         return course.hidden[exercise.name]
+    folder = folder if folder is not None else current_course().hidden_fixtures
     return len(test_cases(exercise, _folder_fixtures(course.prune_on_equality, folder), direct=False))
 
 

@@ -22,6 +22,7 @@ import operator
 import os
 import struct
 import sys
+from pathlib import Path
 from types import FunctionType, ModuleType
 
 if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started by path
@@ -370,11 +371,11 @@ def _confine(limits: dict) -> dict | None:  # pragma: no cover - runs only in th
     """Apply :func:`grader.confine.confine` unless the parent said not to; what it achieved, as plain data."""
     if not limits.get("confine", True):
         return None
-    from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
+    from abkit.coursefolder import KIT_CODE
     from grader.confine import confine
 
-    return confine(os.getcwd(), KIT_ROOT, [HIDDEN_FIXTURES, SOLUTIONS], limits.get("writable", []),
-                   drop_root=True).to_dict()
+    secrets = [Path(p) for p in limits.get("secrets", [])]
+    return confine(os.getcwd(), KIT_CODE, secrets, limits.get("writable", []), drop_root=True).to_dict()
 
 
 def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point, exercised through the sandbox

@@ -12,22 +12,26 @@ import argparse
 import os
 import sys
 
+from abkit.coursefolder import NoCourse, chosen_course
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import check, export, fixtures, grade, handouts, hint, lab, release, stubs, trace, watch
+from .commands import check, export, fixtures, grade, handouts, hint, init, lab, release, stubs, trace, watch
 from .errors import UsageError
 
-COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, export, stubs, release, lab)
+COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, export, stubs, release, lab, init)
 
 
 def _lang_from(argv: list[str]) -> str:
-    """The language asked for with ``--lang`` anywhere in ``argv``, else the locale's."""
+    """The language asked for with ``--lang`` anywhere in ``argv``, else the locale's.
+
+    A comma list (``handouts build --lang ko,en``: the handouts' languages) names no message language.
+    """
     for i, arg in enumerate(argv):
-        if arg == "--lang" and i + 1 < len(argv):
-            return normalize_lang(argv[i + 1])
-        if arg.startswith("--lang="):
-            return normalize_lang(arg.split("=", 1)[1])
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg.split("=", 1)[1] \
+            if arg.startswith("--lang=") else None
+        if value is not None and "," not in value:
+            return normalize_lang(value)
     return default_lang()
 
 
@@ -39,13 +43,20 @@ def _localize_argparse(lang: str) -> None:
 
 
 def add_lang(parser: argparse.ArgumentParser, lang: str) -> None:
-    """The ``--lang`` option every command takes."""
+    """The ``--lang`` and ``--course`` options every command takes."""
     parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
+    add_course(parser, lang, argparse.SUPPRESS)
+
+
+def add_course(parser: argparse.ArgumentParser, lang: str, default: object = None) -> None:
+    """``--course DIR``: the course folder to work on (default: the one holding the current folder)."""
+    parser.add_argument("--course", metavar="DIR", default=default, help=t("cli.help.course", lang))
 
 
 def build_parser(lang: str) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="abkit", description=t("cli.description", lang))
-    add_lang(parser, lang)
+    parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
+    add_course(parser, lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.commands", lang),
                                 help=t("cli.help.command", lang))
     for command in COMMANDS:
@@ -75,7 +86,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.run(args)
+        with chosen_course(args.course, getattr(args, "needs_course", True)):
+            return args.run(args)
+    except NoCourse as error:
+        key = "cli.not_a_course" if error.named else "cli.no_course"
+        print(t("cli.error", args.lang, message=t(key, args.lang, path=error.where)), file=sys.stderr)
+        return 2
     except FixtureError as error:
         print(error.render(args.lang), file=sys.stderr)
         return 2

@@ -15,7 +15,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from abkit.loading import KIT_ROOT
+from abkit.coursefolder import KIT_CODE, MARKER, current_course, marker_text
 
 from .grading import Grader
 from .reports import json_text, results_json, write_atomic
@@ -41,22 +41,50 @@ cd "$ROOT/source"
 exec "${{ABKIT_PYTHON:-python3}}" -m grader.gradescope "$ROOT" {lang}
 """
 
-#: what the bundle carries of the kit: (folder, pattern); hidden fixtures included, exercises not
-CONTENTS = (("abkit", "**/*.py"), ("abkit/messages", "*/*.yaml"), ("grader", "**/*.py"), ("grader", "*.yaml"),
-            ("solutions", "*.py"), ("fixtures/public", "*.yaml"), ("fixtures/hidden", "*.yaml"))
+#: what the bundle carries of the kit's code: (folder, pattern)
+KIT_CONTENTS = (("abkit", "*.py"), ("abkit/messages", "*/*.yaml"), ("grader", "**/*.py"))
+#: and of the course: hidden fixtures included, exercises not (the rubric is written apart)
+COURSE_CONTENTS = (("solutions", "*.py"), ("fixtures/public", "*.yaml"), ("fixtures/hidden", "*.yaml"))
+
+#: the bundle's pyproject.toml when the kit is installed (no pyproject.toml beside its code)
+PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "abkit"
+version = "0"
+requires-python = ">=3.10"
+dependencies = ["pyyaml>=6.0", "jinja2>=3.1"]
+
+[project.scripts]
+abkit = "grader.cli:main"
+
+[tool.setuptools.packages.find]
+include = ["abkit*", "grader*"]
+
+[tool.setuptools.package-data]
+abkit = ["messages/*/*.yaml"]
+"""
 
 
 def export_bundle(out: Path, rubric_path: Path | None = None, lang: str = "en") -> list[str]:
     """Write the autograder zip to ``out`` (the rubric checked first); returns the names it holds."""
     rubric = load_rubric(rubric_path)
     files: dict[str, bytes] = {}
-    for folder, pattern in CONTENTS:
-        for path in sorted((KIT_ROOT / folder).glob(pattern)):
-            if "__pycache__" not in path.parts and path.is_file():
-                files[path.relative_to(KIT_ROOT).as_posix()] = path.read_bytes()
+    course = current_course().root
+    for root, contents in ((KIT_CODE, KIT_CONTENTS), (course, COURSE_CONTENTS)):
+        for folder, pattern in contents:
+            for path in sorted((root / folder).glob(pattern)):
+                if "__pycache__" not in path.parts and path.is_file():
+                    files[path.relative_to(root).as_posix()] = path.read_bytes()
     files["grader/rubric.yaml"] = rubric.text.encode("utf-8")
-    for name in ("pyproject.toml", "README.md"):
-        files[name] = (KIT_ROOT / name).read_bytes()
+    files[MARKER] = marker_text().encode("utf-8")
+    project = KIT_CODE / "pyproject.toml"
+    files["pyproject.toml"] = project.read_bytes() if project.is_file() else PYPROJECT.encode("utf-8")
+    readme = KIT_CODE / "README.md"
+    files["README.md"] = readme.read_bytes() if readme.is_file() else b"abkit: the Gradescope autograder\n"
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name, mode, data in (("setup.sh", 0o755, SETUP.encode()),

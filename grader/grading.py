@@ -47,7 +47,7 @@ from abkit import __version__
 from abkit.fixture import Fixture, load_fixture
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message, t
-from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES, SOLUTIONS
+from abkit.coursefolder import current_course
 from abkit.randomtree import random_tree
 from abkit.trace import ALGORITHMS, CountedTrace, Trace, error_name
 from abkit.tree import Tree, TreeGame, backed_up_values
@@ -64,7 +64,7 @@ from . import replies
 from .sandbox import Died, Forged, Interrupted, Limits, Malformed, Sandbox, TimedOut
 from .submissions import Submission, fingerprint, pick_files, unpack
 
-SOURCE_FOLDERS = {"public": PUBLIC_FIXTURES, "hidden": HIDDEN_FIXTURES}
+SOURCE_FOLDERS = {"public": "public_fixtures", "hidden": "hidden_fixtures"}  # attributes of the course folder
 #: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
 #: (from the empty board alpha-beta needs 18,297 states for X's first move, 146,120 under the CS188 rule)
 PLAY_START = "X........"
@@ -248,7 +248,7 @@ class Grader:
         self.limits = limits or Limits()
         self.rule = rubric.prune_on_equality
         self.fixtures = [(source, fx) for source in rubric.sources
-                         for fx in map(load_fixture, sorted(SOURCE_FOLDERS[source].glob("*.yaml")))
+                         for fx in map(load_fixture, sorted(getattr(current_course(), SOURCE_FOLDERS[source]).glob("*.yaml")))
                          if any(fits(EXERCISES[e], fx) for e in rubric.points)]
         self._expected: dict[str, Trace] = {}
         self._mutants: dict[tuple[str, str], tuple] = {}
@@ -368,7 +368,7 @@ class Grader:
         for _, fx in self.fixtures:
             digest.update(fx.path.read_bytes() if fx.path else b"")
         for name in sorted(EXERCISES):
-            digest.update((SOLUTIONS / f"{name}.py").read_bytes())
+            digest.update((current_course().solutions / f"{name}.py").read_bytes())
         return digest.hexdigest()
 
     def fingerprint(self, submission: Submission) -> str:

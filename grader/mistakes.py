@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass
 from types import ModuleType
 
-from abkit.loading import SOLUTIONS
+from abkit.coursefolder import current_course
 
 
 
@@ -123,7 +123,7 @@ class MistakeEditError(ValueError):
 
 def mutant_source(mistake: Mistake) -> str:
     """The reference's text with the mistake's edits; :class:`MistakeEditError` if one does not apply."""
-    source = (SOLUTIONS / f"{mistake.exercise}.py").read_text(encoding="utf-8")
+    source = (current_course().solutions / f"{mistake.exercise}.py").read_text(encoding="utf-8")
     for old, new in mistake.edits:
         if old not in source:
             raise MistakeEditError(f"{mistake.id}: {old!r} is not in {mistake.exercise}.py")

@@ -17,7 +17,7 @@ import sys
 import pytest
 
 from abkit.i18n import default_lang
-from abkit.loading import PUBLIC_FIXTURES
+from abkit.coursefolder import current_course
 
 from .check import TestCase, course_fixtures, load_student, run_case, test_cases
 from .feedback import TestResult, render_result
@@ -50,7 +50,7 @@ class ExerciseFile(pytest.File):
         self.course, self.folder = find_course(self.path.parent)
         self.exercise = self.course.get(self.path.stem)
         self._student = None
-        for case in test_cases(self.exercise, course_fixtures(self.course, PUBLIC_FIXTURES)):
+        for case in test_cases(self.exercise, course_fixtures(self.course, current_course().public_fixtures)):
             yield PublicTest.from_parent(self, name=case.name.split("/", 1)[1], case=case)
 
     def student(self):

@@ -6,7 +6,8 @@ import functools
 from types import ModuleType
 
 from abkit.game import Game, State
-from abkit.loading import SOLUTIONS, load_module
+from abkit.coursefolder import current_course
+from abkit.loading import load_module
 from abkit.trace import Trace, traced_search
 
 #: algorithm -> the solution file that implements it
@@ -17,7 +18,7 @@ FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphab
 @functools.lru_cache(maxsize=None)
 def reference(algorithm: str, prune_on_equality: bool = True) -> ModuleType:
     """The reference module for ``algorithm``; alpha-beta set to the given cut-off rule."""
-    module = load_module(SOLUTIONS / FILES[algorithm], f"_abkit_reference_{algorithm}_{prune_on_equality}")
+    module = load_module(current_course().solutions / FILES[algorithm], f"_abkit_reference_{algorithm}_{prune_on_equality}")
     if hasattr(module, "PRUNE_ON_EQUALITY"):
         module.PRUNE_ON_EQUALITY = prune_on_equality
     return module

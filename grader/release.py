@@ -4,7 +4,8 @@ It holds the core (``abkit/``), the part of the grader that checks and explains
 (an allow-list below: no reference solutions, no batch grading, no mistake
 catalogue), the stubs, the public fixtures, a ``pyproject.toml`` whose ``abkit``
 offers only ``check``, ``hint`` and ``watch``, and whose plain ``pytest`` runs the
-public tests. Hidden fixtures stay behind; only how many there are per exercise
+public tests, and the course marker (the edition is a course folder the installed kit works in too).
+Hidden fixtures, solutions and the packaged default course stay behind; only how many there are per exercise
 is written into the edition's ``info.yaml``.
 """
 
@@ -15,7 +16,8 @@ import shutil
 from pathlib import Path
 
 from abkit.i18n import LANGS, t
-from abkit.loading import EXERCISES, HIDDEN_FIXTURES, KIT_ROOT, PUBLIC_FIXTURES
+from abkit import __version__
+from abkit.coursefolder import KIT_CODE, MARKER, PACKAGED_COURSE, current_course, marker_text
 
 from .check import hidden_count
 from .errors import UsageError
@@ -60,14 +62,17 @@ addopts = "-q"
 """
 
 
-def build_student_edition(out: Path, kit: Path = KIT_ROOT, handouts: Path | None = None) -> list[Path]:
-    """Write the student edition into ``out`` (new or empty); returns the files written."""
+def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None = None) -> list[Path]:
+    """Write the student edition of the current course into ``out`` (new or empty), with the kit's code
+    from ``kit``; returns the files written."""
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError("release.not_empty", path=str(out))
     if handouts is not None and not Path(handouts).is_dir():
         raise UsageError("check.no_folder", path=str(handouts))
-    course = load_info(EXERCISES / "info.yaml")
+    folder = current_course()
+    exercises = folder.exercises
+    course = load_info(exercises / "info.yaml")
     written: list[Path] = []
 
     def put(relative: str, text: str | None = None, source: Path | None = None) -> None:
@@ -80,22 +85,24 @@ def build_student_edition(out: Path, kit: Path = KIT_ROOT, handouts: Path | None
         written.append(target)
 
     for path in sorted((kit / "abkit").rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts:
+        if path.is_file() and path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts \
+                and PACKAGED_COURSE.name not in path.relative_to(kit / "abkit").parts:
             put(str(path.relative_to(kit)), source=path)
     for name in GRADER_FILES:
         put(f"grader/{name}", source=kit / "grader" / name)
     put("grader/cli.py", student_cli((kit / "grader" / "cli.py").read_text(encoding="utf-8")))
     for exercise in course.exercises:
-        put(f"exercises/{exercise.file}", source=EXERCISES / exercise.file)
+        put(f"exercises/{exercise.file}", source=exercises / exercise.file)
     for name in EXERCISE_FILES:
-        put(f"exercises/{name}", source=EXERCISES / name)
-    counts = {e.name: hidden_count(course, e, HIDDEN_FIXTURES) for e in course.exercises}
-    info = (EXERCISES / "info.yaml").read_text(encoding="utf-8").rstrip("\n")
+        put(f"exercises/{name}", source=exercises / name)
+    counts = {e.name: hidden_count(course, e, folder.hidden_fixtures) for e in course.exercises}
+    info = (exercises / "info.yaml").read_text(encoding="utf-8").rstrip("\n")
     put("exercises/info.yaml", info + "\n# written by abkit release: how many hidden trees grading adds\nhidden:\n"
         + "".join(f"  {name}: {count}\n" for name, count in counts.items()))
-    for path in sorted(PUBLIC_FIXTURES.glob("*.yaml")):
+    for path in sorted(folder.public_fixtures.glob("*.yaml")):
         put(f"fixtures/public/{path.name}", source=path)
-    put("pyproject.toml", PYPROJECT.format(version=_version(kit)))
+    put("pyproject.toml", PYPROJECT.format(version=__version__))
+    put(MARKER, marker_text())
     put("README.md", "\n\n".join(t("release.readme", lang) for lang in LANGS) + "\n")
     if handouts is not None:
         for path in sorted(Path(handouts).rglob("*")):
@@ -113,7 +120,3 @@ def student_cli(text: str) -> str:
         raise RuntimeError("grader/cli.py: expected one 'from .commands import' line and one 'COMMANDS = (...)' line")
     return text
 
-
-def _version(kit: Path) -> str:
-    match = re.search(r'^version = "([^"]+)"', (kit / "pyproject.toml").read_text(encoding="utf-8"), re.M)
-    return match.group(1) if match else "0"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from abkit.i18n import t
-from abkit.loading import EXERCISES, PUBLIC_FIXTURES
+from abkit.coursefolder import current_course
 
 from .check import course_fixtures, hidden_count, run_exercise
 from .errors import UsageError
@@ -42,10 +42,11 @@ class Outcome:
 
 def find_course(folder: Path | None) -> tuple[Course, Path]:
     """The course's ``info.yaml`` (in ``folder``, else the kit's) and the folder of the student's files."""
-    folder = Path(folder) if folder is not None else EXERCISES
+    exercises = current_course().exercises
+    folder = Path(folder) if folder is not None else exercises
     if not folder.is_dir():
         raise UsageError("check.no_folder", path=str(folder))
-    info = folder / "info.yaml" if (folder / "info.yaml").is_file() else EXERCISES / "info.yaml"
+    info = folder / "info.yaml" if (folder / "info.yaml").is_file() else exercises / "info.yaml"
     return load_info(info), folder
 
 
@@ -62,7 +63,7 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE)
     """Run the public tests; the lines to print and whether every test of the chosen exercises passed."""
     course, folder = find_course(folder)
     names = chosen(course, name)
-    fixtures = course_fixtures(course, PUBLIC_FIXTURES)
+    fixtures = course_fixtures(course, current_course().public_fixtures)
     outcomes = [Outcome(e.name, e.label(lang), run_exercise(course, e, folder, fixtures)) for e in course.exercises]
     lines: list[str] = []
     for outcome in outcomes:

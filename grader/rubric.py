@@ -14,7 +14,6 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from abkit.i18n import Message
 from abkit.yamlsafe import YamlError, compose, describe, line_of, number, scalar
 
-DEFAULT_RUBRIC = Path(__file__).with_name("rubric.yaml")
 #: exercise file stem -> the algorithm it implements
 EXERCISES = {"minimax": "minimax", "alphabeta": "alphabeta", "alphabeta_cutoff": "cutoff", "expectimax": "expectimax",
              "ordering": "ordering"}
@@ -68,9 +67,16 @@ class Rubric:
         return sum(sum(self.points[e].values()) for e in exercises)
 
 
+def default_rubric() -> Path:
+    """The course's rubric (see :class:`abkit.coursefolder.CourseFolder`)."""
+    from abkit.coursefolder import current_course
+
+    return current_course().rubric
+
+
 def load_rubric(path: str | Path | None = None) -> Rubric:
-    """The rubric at ``path`` (default: the bundled one); :class:`RubricError` if it is unusable."""
-    path = Path(path) if path is not None else DEFAULT_RUBRIC
+    """The rubric at ``path`` (default: the course's); :class:`RubricError` if it is unusable."""
+    path = Path(path) if path is not None else default_rubric()
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:

@@ -157,6 +157,16 @@ _DECODE = json.JSONDecoder().decode
 _LONG_NUMBER_DECODE = json.JSONDecoder(parse_int=parse_int).decode
 
 
+def secret_paths() -> list[str]:
+    """What a student's process must not read: the course's hidden fixtures and solutions (none outside a course)."""
+    from abkit.coursefolder import NoCourse, current_course
+
+    try:
+        return [str(p) for p in current_course().secrets()]
+    except NoCourse:
+        return []
+
+
 def child_environment(workspace: Path) -> dict[str, str]:
     """A scrubbed environment: a minimal PATH, the workspace as HOME and TMPDIR, UTF-8."""
     env = {"PATH": "/usr/bin:/bin", "HOME": str(workspace), "TMPDIR": str(workspace), "LANG": "C.UTF-8",
@@ -293,7 +303,7 @@ class Sandbox:
         self.defences: dict | None = None
         settings = {"cpu": int(self.limits.student_seconds) + 2, "memory": self.limits.memory_mb * 1024 * 1024,
                     "fsize": self.limits.log_bytes, "output": self.limits.output_chars,
-                    "confine": self.limits.confine}
+                    "confine": self.limits.confine, "secrets": secret_paths()}
         env = child_environment(self.workspace)
         self._coverage = _coverage_drop(self.workspace, env)
         if self._coverage is not None:

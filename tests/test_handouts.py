@@ -76,7 +76,7 @@ def test_every_outline_key_has_words():
 def messages(tmp_path):
     """A copy of the handout message files to change."""
     folder = tmp_path / "messages"
-    shutil.copytree(words.MESSAGES, folder)
+    shutil.copytree(words.messages_folder(), folder)
     yield folder
     words.english.cache_clear()
     words.korean_entries.cache_clear()
@@ -501,7 +501,6 @@ def test_review_command(abkit, monkeypatch, messages):
     en = messages / "en.yaml"
     en.write_text(en.read_text(encoding="utf-8").replace('ans.none: "none"', 'ans.none: "none at all"'),
                   encoding="utf-8")
-    monkeypatch.setattr(words, "MESSAGES", messages)
     monkeypatch.setattr(words.review, "__defaults__", (messages,))
     monkeypatch.setattr(words.stamp, "__defaults__", (messages,))
     words.english.cache_clear()

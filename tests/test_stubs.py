@@ -40,7 +40,7 @@ def test_a_drifted_stub_is_reported_and_rewritten(abkit, tmp_path, monkeypatch):
     folder = tmp_path / "exercises"
     folder.mkdir()
     (folder / "minimax.py").write_text("# edited by hand\n", encoding="utf-8")
-    monkeypatch.setattr("abkit.loading.EXERCISES", folder)
+    monkeypatch.setattr("abkit.coursefolder.CourseFolder.exercises", property(lambda course: folder))
     (folder / "info.yaml").write_text((EXERCISES / "info.yaml").read_text(encoding="utf-8"), encoding="utf-8")
     run = abkit("stubs", "--check", "--lang", "en")
     assert run.status == 1 and f"{folder / 'minimax.py'} differs" in run.out and "5 out of date" in run.out

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from abkit.fixture import FixtureError, fixture_paths, load_fixture
 from abkit.i18n import t
-from abkit.loading import FIXTURES
+from abkit.coursefolder import current_course
 from abkit.randomtree import ORDERINGS, GenerationError
 
 from ..errors import UsageError
@@ -51,9 +51,9 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run_verify(args) -> int:
-    paths = fixture_paths(args.paths or [FIXTURES])
+    paths = fixture_paths(args.paths or [current_course().fixtures])
     if not paths:
-        raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [FIXTURES])))
+        raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [current_course().fixtures])))
     broken = disagreements = checked = 0
     for path in paths:
         try:
@@ -72,7 +72,7 @@ def run_verify(args) -> int:
 
 
 def run_expect(args) -> int:
-    paths = fixture_paths(args.paths or [FIXTURES])
+    paths = fixture_paths(args.paths or [current_course().fixtures])
     for path in paths:
         if add_windows(path):
             print(t("fixtures.expect.wrote", args.lang, path=path))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 from abkit.i18n import t
@@ -11,6 +12,13 @@ from ..errors import UsageError
 # The builder (jinja2, typst) is imported when a handouts command runs, not when abkit starts.
 
 
+def add_course(parser, lang: str) -> None:
+    """``--course`` on a parser that does not take the common ``--lang`` (see :func:`grader.cli.add_course`)."""
+    from ..cli import add_course as add
+
+    add(parser, lang, argparse.SUPPRESS)
+
+
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("handouts", help=t("handouts.help", lang), description=t("handouts.help", lang))
     add_lang(p, lang)
@@ -18,8 +26,12 @@ def register(sub, lang: str, add_lang) -> None:
                                help=t("cli.help.action", lang))
 
     b = actions.add_parser("build", help=t("handouts.build.help", lang), description=t("handouts.build.help", lang))
-    # --lang here names the handouts' languages; the messages follow the first of them (see cli._lang_from).
-    b.add_argument("--lang", dest="langs", default="ko,en", metavar="LANGS", help=t("handouts.build.help.lang", lang))
+    # --languages names the handouts' languages. --lang: a comma list is the handouts' languages (the contract's
+    # `--lang ko,en`; messages then follow the locale, see cli._lang_from); one language is the messages' language,
+    # and the handouts' too when --languages is not given.
+    b.add_argument("--languages", dest="langs", metavar="LANGS", help=t("handouts.build.help.languages", lang))
+    b.add_argument("--lang", dest="lang_option", metavar="LANG[,LANG]", help=t("handouts.build.help.lang", lang))
+    add_course(b, lang)
     b.add_argument("--out", type=Path, required=True, help=t("handouts.build.help.out", lang))
     b.add_argument("--variants", type=Path, metavar="STUDENTS.CSV", help=t("handouts.build.help.variants", lang))
     b.add_argument("--format", dest="formats", default="pdf,html", help=t("handouts.build.help.format", lang))
@@ -35,7 +47,7 @@ def register(sub, lang: str, add_lang) -> None:
 def run_build(args) -> int:
     from ..handouts import build, parse_langs, read_students
 
-    langs = parse_langs(args.langs)
+    langs = parse_langs(args.langs or args.lang_option or "ko,en")
     formats = tuple(dict.fromkeys(f.strip() for f in args.formats.split(",") if f.strip()))
     if not formats or set(formats) - {"pdf", "html"}:
         raise UsageError("handouts.bad_format", found=args.formats)

@@ -13,12 +13,13 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from abkit.loading import EXERCISES, SOLUTIONS
+    from abkit.coursefolder import current_course
 
     from ..info import load_info
     from ..stubs import drifted, stub_pairs
 
-    pairs = stub_pairs(SOLUTIONS, EXERCISES, load_info(EXERCISES / "info.yaml").names())
+    course = current_course()
+    pairs = stub_pairs(course.solutions, course.exercises, load_info(course.exercises / "info.yaml").names())
     stale = drifted(pairs)
     if args.check:
         for path in stale:

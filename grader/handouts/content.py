@@ -18,7 +18,7 @@ import yaml
 
 from abkit.fixture import Fixture, load_fixture
 from abkit.game import MAX
-from abkit.loading import PUBLIC_FIXTURES
+from abkit.coursefolder import current_course
 from abkit.randomtree import order, random_tree
 from abkit.tictactoe import LINES, nilsson_eval
 from abkit.trace import Call, Trace
@@ -29,9 +29,8 @@ from ..ordering_lab import measure, plot_svg
 from ..reference import reference_trace
 from ..svgtree import ANSWER, BLANK, COMPACT, MINIMAX, STYLE, VALUES, layout, natural_width, render_svg
 from ..textree import fmt
-from .words import HANDOUTS, words
+from .words import handouts_folder, words
 
-OUTLINE = HANDOUTS / "outline.yaml"
 SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK, "values": VALUES}
 EDITIONS = ("handout", "answer_key", "student_sheet", "variant_key")
 #: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
@@ -74,15 +73,16 @@ class Document:
 
 
 @functools.lru_cache(maxsize=None)
-def outline(path: Path = OUTLINE) -> dict[str, Any]:
-    """The outline file as data."""
+def outline(path: Path | None = None) -> dict[str, Any]:
+    """The outline file as data (default: the course's ``handouts/outline.yaml``)."""
+    path = path if path is not None else handouts_folder() / "outline.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
 @functools.lru_cache(maxsize=None)
 def fixture(fixture_id: str) -> Fixture:
     """A public fixture by id."""
-    return load_fixture(PUBLIC_FIXTURES / f"{fixture_id}.yaml")
+    return load_fixture(current_course().public_fixtures / f"{fixture_id}.yaml")
 
 
 def tree_key(tree: Tree) -> tuple:
@@ -239,7 +239,7 @@ class Builder:
             return self.exercise(value)
         if kind == "answer":
             return self.answer(value)
-        raise ValueError(f"unknown block kind {kind!r} in {OUTLINE}")  # pragma: no cover - outline typo
+        raise ValueError(f"unknown block kind {kind!r} in {handouts_folder() / 'outline.yaml'}")  # pragma: no cover - outline typo
 
     def figure(self, tree: Tree, algorithm: str, show: str, caption: str, figure_id: str,
                rule: bool = True, depth: int | None = None) -> dict[str, Any]:

@@ -17,9 +17,8 @@ import jinja2
 from ..errors import UsageError
 from .content import Document
 from .fonts import LATIN_CODE, LATIN_TEXT, HangulFont
-from .words import HANDOUTS
+from .words import handouts_folder
 
-TEMPLATES = HANDOUTS / "templates"
 INLINE = re.compile(r"\*\*(?P<bold>.+?)\*\*|`(?P<code>[^`]+)`|\^\{(?P<sup>[^}]*)\}|_\{(?P<sub>[^}]*)\}")
 #: characters that mean something in typst markup; each is written escaped with a backslash
 TYPST_SPECIAL = re.compile(r"([\\#*_`$<>@\[\]~=/+\-'\"])")
@@ -71,8 +70,10 @@ def inline(text: str, target: str) -> str:
 
 
 @functools.lru_cache(maxsize=None)
-def environment(folder: Path = TEMPLATES) -> jinja2.Environment:
-    """The one Jinja2 environment of the handouts (HTML autoescaped, typst not)."""
+def environment(folder: Path | None = None) -> jinja2.Environment:
+    """The one Jinja2 environment of the handouts (HTML autoescaped, typst not); ``folder``: the templates
+    (default: the course's ``handouts/templates``)."""
+    folder = folder if folder is not None else handouts_folder() / "templates"
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(folder)), undefined=jinja2.StrictUndefined,
                              autoescape=jinja2.select_autoescape(["html.j2"]), trim_blocks=True,
                              lstrip_blocks=True, keep_trailing_newline=True)

@@ -21,18 +21,26 @@ from pathlib import Path
 
 import yaml
 
-from abkit.loading import KIT_ROOT
+from abkit.coursefolder import current_course
 
 from ..errors import UsageError
 
-HANDOUTS = KIT_ROOT / "handouts"
-MESSAGES = HANDOUTS / "messages"
 HASH_LENGTH = 12
 
 
 def en_hash(text: str) -> str:
     """The short SHA-256 of an English text, kept beside its Korean twin."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:HASH_LENGTH]
+
+
+def handouts_folder() -> Path:
+    """The course's ``handouts/`` folder (outline, templates, words)."""
+    return current_course().handouts
+
+
+def messages_folder() -> Path:
+    """The course's handout words: ``handouts/messages`` (``en.yaml``, ``ko.yaml``)."""
+    return handouts_folder() / "messages"
 
 
 def _read(path: Path) -> dict:
@@ -49,8 +57,9 @@ def _read(path: Path) -> dict:
 
 
 @functools.lru_cache(maxsize=None)
-def english(folder: Path = MESSAGES) -> dict[str, str]:
+def english(folder: Path | None = None) -> dict[str, str]:
     """Key -> English text."""
+    folder = folder if folder is not None else messages_folder()
     path = folder / "en.yaml"
     data = _read(path)
     bad = [k for k, v in data.items() if not isinstance(v, str)]
@@ -60,8 +69,9 @@ def english(folder: Path = MESSAGES) -> dict[str, str]:
 
 
 @functools.lru_cache(maxsize=None)
-def korean_entries(folder: Path = MESSAGES) -> dict[str, tuple[str, str]]:
+def korean_entries(folder: Path | None = None) -> dict[str, tuple[str, str]]:
     """Key -> (Korean text, hash of the English text it was reviewed against)."""
+    folder = folder if folder is not None else messages_folder()
     path = folder / "ko.yaml"
     entries = {}
     for key, value in _read(path).items():
@@ -71,8 +81,9 @@ def korean_entries(folder: Path = MESSAGES) -> dict[str, tuple[str, str]]:
     return entries
 
 
-def words(lang: str, folder: Path = MESSAGES) -> dict[str, str]:
+def words(lang: str, folder: Path | None = None) -> dict[str, str]:
     """Key -> text in ``lang`` (``en`` or ``ko``)."""
+    folder = folder if folder is not None else messages_folder()
     if lang == "ko":
         return {key: text for key, (text, _) in korean_entries(folder).items()}
     return english(folder)
@@ -95,20 +106,22 @@ class Review:
         return not (self.only_en or self.only_ko or self.stale)
 
 
-def review(folder: Path = MESSAGES) -> Review:
+def review(folder: Path | None = None) -> Review:
     """Compare ``ko.yaml`` with ``en.yaml``: keys in one language only, and stale Korean texts."""
+    folder = folder if folder is not None else messages_folder()
     en, ko = english(folder), korean_entries(folder)
     return Review(only_en=sorted(set(en) - set(ko)), only_ko=sorted(set(ko) - set(en)),
                   stale=sorted(k for k in en.keys() & ko.keys() if ko[k][1] != en_hash(en[k])))
 
 
-def stamp(keys: list[str], folder: Path = MESSAGES) -> list[str]:
+def stamp(keys: list[str], folder: Path | None = None) -> list[str]:
     """Mark the Korean texts of ``keys`` as reviewed against the current English; returns the keys stamped.
 
     Only the ``en:`` hash lines of ``ko.yaml`` are rewritten, so comments and
     layout stay as the translator wrote them. A key missing from either file
     is a :class:`UsageError`.
     """
+    folder = folder if folder is not None else messages_folder()
     en, ko = english(folder), korean_entries(folder)
     unknown = [k for k in keys if k not in en or k not in ko]
     if unknown:

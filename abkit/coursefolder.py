@@ -1,0 +1,183 @@
+"""Which course folder the commands work on, and where its parts are.
+
+A course folder holds a marker file at its root (:data:`MARKER`, naming the
+kit version it was made with) beside ``exercises/``, ``solutions/`` (absent in
+the student edition), ``fixtures/public``, ``fixtures/hidden`` (optional), the
+rubric (``rubric.yaml``; ``grader/rubric.yaml`` in older folders such as the
+kit's own repository) and ``handouts/`` (outline, templates, words).
+
+The kit's own code (``abkit/``, ``grader/``) is found beside this module
+(:data:`KIT_CODE`), never in the course: a course can live anywhere.
+
+One course per process: :func:`use_course` (``--course DIR``) fixes it, else
+``ABKIT_COURSE``, else the nearest folder holding the marker, from the current
+folder upwards (:func:`current_course`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import __version__
+
+MARKER = "abkit-course.toml"
+#: the folder holding the kit's packages ``abkit/`` and ``grader/`` (site-packages once installed)
+KIT_CODE = Path(__file__).resolve().parents[1]
+#: the default course shipped inside the wheel (absent in a clone: the clone is the default course)
+PACKAGED_COURSE = Path(__file__).resolve().parent / "default_course"
+
+
+class NoCourse(Exception):
+    """No course folder where one was looked for: ``where`` is the folder, ``named`` True for ``--course``."""
+
+    def __init__(self, where: Path, named: bool = False):
+        super().__init__(str(where))
+        self.where = where
+        self.named = named
+
+
+@dataclass(frozen=True)
+class CourseFolder:
+    """The parts of the course folder at ``root``."""
+
+    root: Path
+
+    @property
+    def exercises(self) -> Path:
+        return self.root / "exercises"
+
+    @property
+    def solutions(self) -> Path:
+        return self.root / "solutions"
+
+    @property
+    def fixtures(self) -> Path:
+        return self.root / "fixtures"
+
+    @property
+    def public_fixtures(self) -> Path:
+        return self.fixtures / "public"
+
+    @property
+    def hidden_fixtures(self) -> Path:
+        return self.fixtures / "hidden"
+
+    @property
+    def handouts(self) -> Path:
+        return self.root / "handouts"
+
+    @property
+    def rubric(self) -> Path:
+        """``rubric.yaml`` at the root, else the older ``grader/rubric.yaml``."""
+        new = self.root / "rubric.yaml"
+        old = self.root / "grader" / "rubric.yaml"
+        return old if not new.is_file() and old.is_file() else new
+
+    def secrets(self) -> list[Path]:
+        """What a student's process must never read: the hidden fixtures and the solutions."""
+        return [self.hidden_fixtures, self.solutions]
+
+
+def is_course(folder: Path) -> bool:
+    """True when ``folder`` holds the course marker."""
+    return (Path(folder) / MARKER).is_file()
+
+
+def find_course(start: Path | None = None) -> CourseFolder | None:
+    """The course folder holding ``start`` (default: the current folder), looking upwards; None if none."""
+    here = Path(start or os.getcwd()).resolve()
+    for folder in (here, *here.parents):
+        if is_course(folder):
+            return CourseFolder(folder)
+    return None
+
+
+_chosen: CourseFolder | None = None
+
+
+def use_course(root: Path | str) -> CourseFolder:
+    """Fix the course of this process (and of the processes it starts) to ``root``; NoCourse if it is none."""
+    global _chosen
+    folder = Path(root).expanduser().resolve()
+    if not is_course(folder):
+        raise NoCourse(folder, named=True)
+    _chosen = CourseFolder(folder)
+    os.environ["ABKIT_COURSE"] = str(folder)
+    return _chosen
+
+
+def forget_course() -> None:
+    """Undo :func:`use_course` (tests)."""
+    global _chosen
+    _chosen = None
+    os.environ.pop("ABKIT_COURSE", None)
+
+
+def current_course() -> CourseFolder:
+    """The course this process works on (see the module's docstring); NoCourse when there is none."""
+    if _chosen is not None:
+        return _chosen
+    named = os.environ.get("ABKIT_COURSE")
+    if named:
+        folder = Path(named).resolve()
+        if not is_course(folder):
+            raise NoCourse(folder, named=True)
+        return CourseFolder(folder)
+    found = find_course()
+    if found is None:
+        raise NoCourse(Path(os.getcwd()))
+    return found
+
+
+def marker_text() -> str:
+    """The marker file's contents for a course made by this kit."""
+    return f'# an abkit course folder: the commands work on the folder holding this file\nkit_version = "{__version__}"\n'
+
+
+@contextlib.contextmanager
+def chosen_course(root: Path | str | None, needed: bool = True):
+    """For one command: the course named ``root`` (``--course``), else the current one when ``needed``.
+
+    NoCourse when the course is needed and there is none; the process's earlier choice is restored afterwards.
+    """
+    global _chosen
+    before, env = _chosen, os.environ.get("ABKIT_COURSE")
+    try:
+        if root is not None:
+            use_course(root)
+        elif needed:
+            current_course()
+        yield
+    finally:
+        _chosen = before
+        if env is None:
+            os.environ.pop("ABKIT_COURSE", None)
+        else:
+            os.environ["ABKIT_COURSE"] = env
+
+
+#: what a course folder holds besides its marker and rubric (copied by ``abkit init`` and into the wheel)
+COURSE_PARTS = ("exercises", "solutions", "fixtures", "handouts", "examples")
+
+
+def copy_course(source: Path, target: Path) -> list[Path]:
+    """Copy the course at ``source`` into ``target`` (made if missing): its parts, its rubric as
+    ``rubric.yaml`` and a marker of this kit's version; returns the files written. No caches are copied."""
+    source, target = Path(source), Path(target)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+    target.mkdir(parents=True, exist_ok=True)
+    for part in COURSE_PARTS:
+        if (source / part).is_dir():
+            shutil.copytree(source / part, target / part, ignore=ignore, dirs_exist_ok=True)
+    shutil.copyfile(CourseFolder(source).rubric, target / "rubric.yaml")
+    (target / MARKER).write_text(marker_text(), encoding="utf-8")
+    return sorted(p for p in target.rglob("*") if p.is_file())
+
+
+def default_course() -> Path:
+    """The default course: the one packaged in the wheel, else (a clone of the kit) the kit's own folder."""
+    return PACKAGED_COURSE if is_course(PACKAGED_COURSE) else KIT_CODE

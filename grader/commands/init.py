@@ -1,0 +1,23 @@
+"""``abkit init DIR``: a new course folder, copied from the default course (the kit's own)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from abkit.i18n import t
+
+
+def register(sub, lang: str, add_lang) -> None:
+    p = sub.add_parser("init", help=t("init.help", lang), description=t("init.help", lang))
+    p.add_argument("folder", type=Path, metavar="DIR", help=t("init.help.folder", lang))
+    add_lang(p, lang)
+    p.set_defaults(run=run, needs_course=False)
+
+
+def run(args) -> int:
+    from ..course import init_course
+
+    written = init_course(args.folder)
+    print(t("init.wrote", args.lang, count=len(written), path=args.folder))
+    print(t("init.next", args.lang, path=args.folder))
+    return 0

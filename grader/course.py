@@ -1,0 +1,27 @@
+"""``abkit init``: write a new course folder from the default course, with a README for the instructor."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from abkit.coursefolder import copy_course, default_course
+
+from .errors import UsageError
+
+README = Path(__file__).with_name("course_readme.md")
+
+
+def init_course(folder: Path) -> list[Path]:
+    """Write the default course into ``folder`` (new or empty) with its README; returns the files written.
+
+    UsageError when ``folder`` exists and is not an empty folder, or cannot be written.
+    """
+    folder = Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise UsageError("release.not_empty", path=str(folder))
+    try:
+        copy_course(default_course(), folder)
+        (folder / "README.md").write_text(README.read_text(encoding="utf-8"), encoding="utf-8")
+    except OSError as error:
+        raise UsageError("init.cannot_write", path=str(folder), reason=error.strerror or str(error)) from None
+    return sorted(p for p in folder.rglob("*") if p.is_file())
