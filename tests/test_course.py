@@ -1,0 +1,170 @@
+"""Course folders: found from the current folder upwards or named with --course; abkit init; --lang vs handouts."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from abkit import coursefolder
+from abkit.coursefolder import MARKER, CourseFolder, NoCourse, current_course, find_course, use_course
+from abkit.loading import KIT_ROOT
+from grader.cli import _lang_from
+from grader.course import init_course
+
+#: commands that need a course, each with arguments that would otherwise be valid
+NEEDING = [("check",), ("fixtures", "verify"), ("stubs", "--check"), ("grade", "x", "--out", "y"),
+           ("trace", "f.yaml"), ("handouts", "review"), ("release", "student", "--out", "e")]
+
+
+@pytest.fixture
+def outside(tmp_path, monkeypatch):
+    """The current folder is one no course holds."""
+    monkeypatch.delenv("ABKIT_COURSE", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert find_course(tmp_path) is None
+    return tmp_path
+
+
+@pytest.mark.parametrize("args", NEEDING)
+@pytest.mark.parametrize("lang, words", [("en", "there is no course folder here"),
+                                         ("ko", "과목 폴더가 없습니다")])
+def test_outside_any_course_one_sentence_and_status_2(abkit, outside, args, lang, words):
+    run = abkit(*args, "--lang", lang)
+    assert run.status == 2 and run.out == ""
+    lines = run.err.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0] and "abkit init DIR" in lines[0] and "--course DIR" in lines[0]
+    assert str(outside) in lines[0] and "Traceback" not in run.err
+
+
+def test_outside_any_course_in_a_real_process_in_korean(outside):
+    """The installed command's way: a new process, the language from ABKIT_LANG, no traceback."""
+    env = {**os.environ, "ABKIT_LANG": "ko", "PYTHONPATH": str(KIT_ROOT)}
+    run = subprocess.run([sys.executable, "-m", "grader", "check"], cwd=outside, env=env, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1 and "과목 폴더가 없습니다" in run.stderr
+
+
+def test_a_named_folder_that_is_no_course(abkit, outside):
+    run = abkit("--course", outside, "check", "--lang", "en")
+    assert run.status == 2 and "is not a course folder" in run.err and MARKER in run.err
+    run = abkit("check", "--course", outside, "--lang", "ko")
+    assert run.status == 2 and "과목 폴더가 아닙니다" in run.err
+
+
+def test_the_course_is_found_upwards_and_by_name(outside, monkeypatch):
+    (outside / MARKER).write_text("kit_version = \"0\"\n", encoding="utf-8")
+    below = outside / "exercises" / "deep"
+    below.mkdir(parents=True)
+    monkeypatch.chdir(below)
+    assert current_course() == CourseFolder(outside.resolve())
+    monkeypatch.chdir(KIT_ROOT)
+    try:
+        assert use_course(outside).root == outside.resolve() and current_course().root == outside.resolve()
+        assert os.environ["ABKIT_COURSE"] == str(outside.resolve())
+    finally:
+        coursefolder.forget_course()
+    assert current_course().root == KIT_ROOT
+    monkeypatch.setenv("ABKIT_COURSE", str(outside / "exercises"))
+    with pytest.raises(NoCourse) as raised:
+        current_course()
+    assert raised.value.named
+
+
+def test_the_rubric_is_at_the_root_or_in_the_older_place(tmp_path):
+    course = CourseFolder(tmp_path)
+    assert course.rubric == tmp_path / "rubric.yaml"  # neither: the new place, whose absence is reported
+    (tmp_path / "grader").mkdir()
+    (tmp_path / "grader" / "rubric.yaml").write_text("{}", encoding="utf-8")
+    assert course.rubric == tmp_path / "grader" / "rubric.yaml"
+    (tmp_path / "rubric.yaml").write_text("{}", encoding="utf-8")
+    assert course.rubric == tmp_path / "rubric.yaml"
+
+
+def test_init_writes_a_course_the_commands_work_in(abkit, outside):
+    run = abkit("init", outside / "course", "--lang", "en")
+    assert run.status == 0 and "README.md" in run.out
+    course = outside / "course"
+    for part in (MARKER, "rubric.yaml", "README.md", "exercises/minimax.py", "solutions/alphabeta.py",
+                 "fixtures/public/aima-fig-5-2.yaml", "handouts/outline.yaml", "handouts/messages/ko.yaml",
+                 "examples/submissions"):
+        assert (course / part).exists(), part
+    readme = (course / "README.md").read_text(encoding="utf-8")
+    assert "abkit fixtures verify" in readme and "abkit stubs --check" in readme and "새 학기" in readme
+    assert not list(course.rglob("__pycache__"))
+    run = abkit("--course", course, "fixtures", "verify", "--lang", "en")
+    assert run.status == 0 and "37 fixtures verified: 0 disagreements" in run.out
+    changed = course / "fixtures" / "public" / "aima-fig-5-2.yaml"
+    changed.write_text(changed.read_text(encoding="utf-8").replace("{value: 3,", "{value: 4,"), encoding="utf-8")
+    run = abkit("--course", course, "fixtures", "verify", "--lang", "en")  # this course's fixtures, not the kit's
+    assert run.status == 1 and f"{changed.resolve()}:22: expected.minimax.value: expected 4, got 3" in run.out
+    run = abkit("--course", course, "stubs", "--check", "--lang", "en")
+    assert run.status == 0 and "0 out of date" in run.out
+    assert "ABKIT_COURSE" not in os.environ  # the choice lasted one command
+
+
+def test_init_refuses_a_folder_that_holds_something(abkit, outside):
+    (outside / "taken").mkdir()
+    (outside / "taken" / "notes.txt").write_text("mine", encoding="utf-8")
+    run = abkit("init", outside / "taken", "--lang", "en")
+    assert run.status == 2 and "not an empty folder" in run.err
+    assert (outside / "taken" / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_init_says_when_it_cannot_write(outside, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr("grader.course.copy_course", refuse)
+    from grader.errors import UsageError
+
+    with pytest.raises(UsageError) as raised:
+        init_course(outside / "new")
+    assert raised.value.message.params["reason"] == "Permission denied"
+
+
+def test_the_student_edition_is_a_course_folder(abkit, tmp_path, monkeypatch):
+    edition = tmp_path / "edition"
+    assert abkit("release", "student", "--out", edition, "--lang", "en").status == 0
+    assert (edition / MARKER).is_file() and not (edition / "solutions").exists()
+    assert not (edition / "fixtures" / "hidden").exists()
+    assert not [p for p in edition.rglob("*") if "default_course" in p.parts]
+    monkeypatch.chdir(edition / "exercises")
+    assert current_course().root == edition.resolve()
+
+
+@pytest.mark.parametrize("argv, lang", [(["handouts", "build", "--lang", "ko,en"], "en"),
+                                        (["handouts", "build", "--lang=en,ko"], "en"),
+                                        (["handouts", "build", "--lang", "ko"], "ko"),
+                                        (["--lang", "ko", "handouts", "build", "--lang", "en,ko"], "ko")])
+def test_a_comma_list_names_no_message_language(argv, lang, monkeypatch):
+    monkeypatch.setenv("ABKIT_LANG", "en")
+    assert _lang_from(argv) == lang
+
+
+def test_handouts_build_languages_and_message_language(abkit, tmp_path, monkeypatch):
+    """--lang ko,en: the handouts' languages, messages in the locale's; --languages with --lang: one each."""
+    built = []
+    monkeypatch.setattr("grader.handouts.build", lambda langs, out, students, formats: built.append(langs) or [])
+    monkeypatch.setenv("ABKIT_LANG", "en")
+    run = abkit("handouts", "build", "--lang", "ko,en", "--out", tmp_path, "--format", "html")
+    assert run.status == 0 and built[-1] == ["ko", "en"] and f"0 files written under {tmp_path}" in run.out
+    assert not any("\uac00" <= ch <= "\ud7a3" for ch in run.out)  # no Korean message
+    run = abkit("handouts", "build", "--languages", "en", "--lang", "ko", "--out", tmp_path, "--format", "html")
+    assert run.status == 0 and built[-1] == ["en"] and any("\uac00" <= ch <= "\ud7a3" for ch in run.out)
+    run = abkit("handouts", "build", "--lang", "en", "--out", tmp_path, "--format", "html")
+    assert run.status == 0 and built[-1] == ["en"]
+    run = abkit("handouts", "build", "--out", tmp_path, "--format", "html")
+    assert built[-1] == ["ko", "en"]
+
+
+def test_the_confined_child_is_told_the_course_secrets(monkeypatch):
+    from grader.sandbox import secret_paths
+
+    assert secret_paths() == [str(KIT_ROOT / "fixtures" / "hidden"), str(KIT_ROOT / "solutions")]
+    monkeypatch.chdir(Path("/"))
+    monkeypatch.delenv("ABKIT_COURSE", raising=False)
+    assert secret_paths() == []
