@@ -82,6 +82,13 @@ class CourseFolder:
         return [self.hidden_fixtures, self.solutions]
 
 
+def kit_secrets() -> list[Path]:
+    """The secrets the kit itself holds, whichever course is graded: the default course an installed kit
+    carries (:data:`PACKAGED_COURSE`) and, in a clone, the clone's own solutions and hidden fixtures."""
+    secrets = [PACKAGED_COURSE] if PACKAGED_COURSE.exists() else []
+    return secrets + (CourseFolder(KIT_CODE).secrets() if is_course(KIT_CODE) else [])
+
+
 def is_course(folder: Path) -> bool:
     """True when ``folder`` holds the course marker."""
     return (Path(folder) / MARKER).is_file()

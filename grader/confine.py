@@ -172,20 +172,45 @@ def readable_paths(kit_root: Path, secrets: list[Path]) -> list[Path]:
     """The folders and files the child may read: the runtime and the kit's code, never a secret.
 
     A candidate that holds a secret (the kit's root, a parent of it) is left out;
-    the kit's ``abkit/`` and ``grader/`` are added one by one instead.
+    the kit's ``abkit/`` and ``grader/`` are added one by one instead. A secret
+    inside the kit's code (the default course an installed kit carries in
+    ``abkit/default_course``) leaves out only itself: a candidate holding it
+    (site-packages) is allowed entry by entry around it.
     """
     candidates = [Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *sys.path) if p]
     candidates += [Path(p) for p in ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/localtime")]
-    candidates += [kit_root / "abkit", kit_root / "grader"]
+    kit = [(kit_root / "abkit").resolve(), (kit_root / "grader").resolve()]
+    candidates += kit
+    secrets = [Path(s).resolve() for s in secrets]
     chosen: list[Path] = []
     for path in candidates:
         try:
             path = path.resolve()
         except OSError:  # pragma: no cover - a broken path entry
             continue
-        if path.exists() and path not in chosen and not any(_within(s, path) for s in secrets):
+        held = [s for s in secrets if _within(s, path)]
+        if not path.exists() or path in chosen or any(_within(path, s) for s in secrets):
+            continue
+        if not held:
             chosen.append(path)
+        elif all(any(_within(s, k) for k in kit) for s in held):
+            chosen += [p for p in _around(path, held) if p not in chosen]
     return chosen
+
+
+def _around(folder: Path, secrets: list[Path]) -> list[Path]:
+    """The fewest entries of ``folder`` that cover all of it but ``secrets`` (which lie inside it); links resolved
+    (a venv's ``lib64`` is a link to its ``lib``)."""
+    entries: list[Path] = []
+    for entry in sorted(folder.iterdir()):
+        try:
+            entry = entry.resolve()
+        except OSError:  # pragma: no cover - a link loop
+            continue
+        if any(_within(entry, s) for s in secrets):
+            continue
+        entries += _around(entry, secrets) if any(_within(s, entry) for s in secrets) else [entry]
+    return entries
 
 
 def _within(path: Path, folder: Path) -> bool:

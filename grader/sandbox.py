@@ -158,13 +158,15 @@ _LONG_NUMBER_DECODE = json.JSONDecoder(parse_int=parse_int).decode
 
 
 def secret_paths() -> list[str]:
-    """What a student's process must not read: the course's hidden fixtures and solutions (none outside a course)."""
-    from abkit.coursefolder import NoCourse, current_course
+    """What a student's process must not read: the course's hidden fixtures and solutions, and those of the
+    courses the kit itself holds (see :func:`abkit.coursefolder.kit_secrets`)."""
+    from abkit.coursefolder import NoCourse, current_course, kit_secrets
 
     try:
-        return [str(p) for p in current_course().secrets()]
+        course = current_course().secrets()
     except NoCourse:
-        return []
+        course = []
+    return list(dict.fromkeys(str(p) for p in [*course, *kit_secrets()]))
 
 
 def child_environment(workspace: Path) -> dict[str, str]:

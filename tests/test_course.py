@@ -164,7 +164,52 @@ def test_handouts_build_languages_and_message_language(abkit, tmp_path, monkeypa
 def test_the_confined_child_is_told_the_course_secrets(monkeypatch):
     from grader.sandbox import secret_paths
 
-    assert secret_paths() == [str(KIT_ROOT / "fixtures" / "hidden"), str(KIT_ROOT / "solutions")]
+    kit = [str(KIT_ROOT / "fixtures" / "hidden"), str(KIT_ROOT / "solutions")]
+    assert secret_paths() == kit
     monkeypatch.chdir(Path("/"))
     monkeypatch.delenv("ABKIT_COURSE", raising=False)
-    assert secret_paths() == []
+    assert secret_paths() == kit  # outside a course: the kit's own secrets still
+    monkeypatch.setattr("abkit.coursefolder.PACKAGED_COURSE", KIT_ROOT / "examples")
+    assert secret_paths() == [str(KIT_ROOT / "examples"), *kit]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Landlock is Linux's")
+def test_a_course_anywhere_keeps_its_hidden_fixtures_and_solutions_from_students(abkit, tmp_path):
+    """A course made by init outside the kit: the snooping student reads none of its secrets, and says so."""
+    import shutil
+
+    from grader.confine import landlock_abi
+
+    if not landlock_abi():
+        pytest.skip("this kernel offers no Landlock")
+    course = tmp_path / "course"
+    assert abkit("init", course, "--lang", "en").status == 0
+    shutil.copytree(KIT_ROOT / "tests" / "adversarial" / "snoops", tmp_path / "class" / "snoops")
+    run = abkit("--course", course, "grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "en")
+    assert run.status == 0, run.err
+    feedback = (tmp_path / "out" / "students" / "snoops" / "feedback.md").read_text(encoding="utf-8")
+    assert "snoop found 0: []" in feedback
+    secret = (course / "solutions" / "alphabeta.py").read_text(encoding="utf-8").splitlines()
+    assert not [line for line in secret if len(line.strip()) > 25 and line.strip() in feedback]
+
+
+def test_a_secret_inside_the_kit_code_leaves_out_only_itself(tmp_path, monkeypatch):
+    """An installed kit carries the default course in abkit/default_course: the venv stays readable around it."""
+    from grader.confine import readable_paths
+
+    venv = tmp_path / "venv"
+    site = venv / "lib" / "site-packages"
+    for name in ("abkit/core.py", "abkit/default_course/solutions/alphabeta.py", "grader/cli.py", "yaml/__init__.py"):
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text("", encoding="utf-8")
+    (venv / "bin").mkdir()
+    (venv / "lib64").symlink_to("lib")  # as in a venv: read through it, lib would give the secret away
+    monkeypatch.setattr(sys, "path", [str(venv), str(site)])
+    secret = site / "abkit" / "default_course"
+    chosen = readable_paths(site, [secret, tmp_path / "course" / "solutions"])
+    assert {site / "abkit" / "core.py", site / "grader", site / "yaml", venv / "bin"} <= set(chosen)
+    assert not [p for p in chosen if p in (venv, venv / "lib64", venv / "lib", site, site / "abkit")
+                or secret in (p, *p.parents)]
+    # a secret outside the kit's code (a clone's solutions beside abkit/) still leaves its holder out
+    chosen = readable_paths(site, [site / "solutions"])
+    assert site not in chosen and {site / "abkit", site / "grader"} <= set(chosen)
