@@ -17,6 +17,7 @@ folder upwards (:func:`current_course`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shutil
 from dataclasses import dataclass
@@ -188,3 +189,16 @@ def copy_course(source: Path, target: Path) -> list[Path]:
 def default_course() -> Path:
     """The default course: the one packaged in the wheel, else (a clone of the kit) the kit's own folder."""
     return PACKAGED_COURSE if is_course(PACKAGED_COURSE) else KIT_CODE
+
+
+def per_course(function):
+    """Like ``functools.lru_cache(maxsize=None)``, with the current course's root as part of the key: what one
+    course's files gave is never answered for another's (a process may work on two, one after the other)."""
+    cached = functools.lru_cache(maxsize=None)(lambda root, *args, **kwargs: function(*args, **kwargs))
+
+    @functools.wraps(function)
+    def wrapper(*args, **kwargs):
+        return cached(current_course().root, *args, **kwargs)
+
+    wrapper.cache_clear = cached.cache_clear
+    return wrapper

@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
     except FixtureError as error:
         print(error.render(args.lang), file=sys.stderr)
         return 2
+    except FileNotFoundError as error:  # a part of the course folder is missing (its solutions/, handouts/, ...)
+        print(t("cli.error", args.lang, message=t("cli.missing_file", args.lang, path=error.filename)), file=sys.stderr)
+        return 2
     except UsageError as error:
         print(t("cli.error", args.lang, message=error.message.render(args.lang)), file=sys.stderr)
         return 2

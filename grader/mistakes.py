@@ -9,11 +9,10 @@ of an exercise, the feedback names the mistake (:func:`name_mistakes`).
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from types import ModuleType
 
-from abkit.coursefolder import current_course
+from abkit.coursefolder import current_course, per_course
 
 
 
@@ -131,7 +130,7 @@ def mutant_source(mistake: Mistake) -> str:
     return source
 
 
-@functools.lru_cache(maxsize=None)
+@per_course
 def mutant(mistake_id: str, prune_on_equality: bool = True) -> ModuleType:
     """The mutant of ``mistake_id`` as a module, cutting off under the given rule (or the other, for ``flip_rule``)."""
     mistake = BY_ID[mistake_id]

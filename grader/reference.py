@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 from types import ModuleType
 
+from abkit.coursefolder import current_course, per_course
 from abkit.game import Game, State
-from abkit.coursefolder import current_course
 from abkit.loading import load_module
 from abkit.trace import Trace, traced_search
 
@@ -15,7 +14,7 @@ FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphab
          "expectimax": "expectimax.py", "ordering": "ordering.py"}
 
 
-@functools.lru_cache(maxsize=None)
+@per_course
 def reference(algorithm: str, prune_on_equality: bool = True) -> ModuleType:
     """The reference module for ``algorithm``; alpha-beta set to the given cut-off rule."""
     module = load_module(current_course().solutions / FILES[algorithm], f"_abkit_reference_{algorithm}_{prune_on_equality}")

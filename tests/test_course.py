@@ -213,3 +213,17 @@ def test_a_secret_inside_the_kit_code_leaves_out_only_itself(tmp_path, monkeypat
     # a secret outside the kit's code (a clone's solutions beside abkit/) still leaves its holder out
     chosen = readable_paths(site, [site / "solutions"])
     assert site not in chosen and {site / "abkit", site / "grader"} <= set(chosen)
+
+
+@pytest.mark.parametrize("part, args", [("solutions", ("fixtures", "verify")), ("solutions", ("trace", "fixtures/public/aima-fig-5-2.yaml")),
+                                        ("handouts", ("handouts", "build", "--out", "h", "--format", "html"))])
+@pytest.mark.parametrize("lang, words", [("en", "is missing"), ("ko", "파일이 없습니다")])
+def test_a_course_missing_a_part_says_which_file(abkit, outside, monkeypatch, part, args, lang, words):
+    import shutil
+
+    assert abkit("init", "course", "--lang", "en").status == 0
+    shutil.rmtree(outside / "course" / part)
+    monkeypatch.chdir(outside / "course")
+    run = abkit(*args, "--lang", lang)
+    assert run.status == 2 and words in run.err and f"{outside.resolve()}/course/{part}/" in run.err
+    assert run.err.count("\n") == 1 and "Traceback" not in run.err

@@ -8,7 +8,6 @@ handout can never disagree with the grader.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +17,7 @@ import yaml
 
 from abkit.fixture import Fixture, load_fixture
 from abkit.game import MAX
-from abkit.coursefolder import current_course
+from abkit.coursefolder import current_course, per_course
 from abkit.randomtree import order, random_tree
 from abkit.tictactoe import LINES, nilsson_eval
 from abkit.trace import Call, Trace
@@ -72,14 +71,14 @@ class Document:
         return [b for s in self.sections for b in s.blocks if b["kind"] == "figure"]
 
 
-@functools.lru_cache(maxsize=None)
+@per_course
 def outline(path: Path | None = None) -> dict[str, Any]:
     """The outline file as data (default: the course's ``handouts/outline.yaml``)."""
     path = path if path is not None else handouts_folder() / "outline.yaml"
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-@functools.lru_cache(maxsize=None)
+@per_course
 def fixture(fixture_id: str) -> Fixture:
     """A public fixture by id."""
     return load_fixture(current_course().public_fixtures / f"{fixture_id}.yaml")
@@ -135,7 +134,7 @@ def style_for(tree: Tree):
     return COMPACT if natural * 0.75 > MAX_FIGURE_PT else STYLE
 
 
-@functools.lru_cache(maxsize=None)
+@per_course
 def game_trace(fixture_id: str, algorithm: str) -> Trace:
     """The reference trace of ``algorithm`` on a public fixture of any game (tic-tac-toe included)."""
     fx = fixture(fixture_id)
@@ -166,7 +165,7 @@ def seed_for(student: str, exercise: str) -> int:
     return int(hashlib.sha256(f"{student}\0{exercise}".encode("utf-8")).hexdigest()[:12], 16)
 
 
-@functools.lru_cache(maxsize=None)
+@per_course
 def exercise_tree(exercise: str, student: str = "") -> Tree:
     """The tree of ``exercise`` for ``student`` (``""``: the shared handout's).
 

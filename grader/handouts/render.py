@@ -7,12 +7,13 @@ languages. Words may carry a little inline markup, translated per format by
 
 from __future__ import annotations
 
-import functools
 import re
 from html import escape
 from pathlib import Path
 
 import jinja2
+
+from abkit.coursefolder import per_course
 
 from ..errors import UsageError
 from .content import Document
@@ -69,7 +70,7 @@ def inline(text: str, target: str) -> str:
     return "".join(out)
 
 
-@functools.lru_cache(maxsize=None)
+@per_course
 def environment(folder: Path | None = None) -> jinja2.Environment:
     """The one Jinja2 environment of the handouts (HTML autoescaped, typst not); ``folder``: the templates
     (default: the course's ``handouts/templates``)."""
