@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from abkit.coursefolder import copy_course, default_course
+from abkit.coursefolder import copy_course, current_course, default_course, find_course
 
 from .errors import UsageError
 
@@ -25,3 +25,13 @@ def init_course(folder: Path) -> list[Path]:
     except OSError as error:
         raise UsageError("init.cannot_write", path=str(folder), reason=error.strerror or str(error)) from None
     return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def same_course(paths: list[Path]) -> None:
+    """UsageError when one of ``paths`` lies in another course folder than the one the command works on:
+    its expectations would be checked with the other course's solutions."""
+    course = current_course()
+    for path in paths:
+        other = find_course(Path(path).resolve().parent)
+        if other is not None and other != course:
+            raise UsageError("course.other", path=str(path), other=str(other.root), course=str(course.root))

@@ -227,3 +227,14 @@ def test_a_course_missing_a_part_says_which_file(abkit, outside, monkeypatch, pa
     run = abkit(*args, "--lang", lang)
     assert run.status == 2 and words in run.err and f"{outside.resolve()}/course/{part}/" in run.err
     assert run.err.count("\n") == 1 and "Traceback" not in run.err
+
+
+@pytest.mark.parametrize("args", [("fixtures", "verify"), ("fixtures", "expect"), ("trace",)])
+def test_no_command_mixes_two_courses(abkit, outside, args):
+    """A fixture of another course is not checked with this course's solutions."""
+    assert abkit("init", "course", "--lang", "en").status == 0
+    theirs = outside / "course" / "fixtures" / "public" / "aima-fig-5-2.yaml"
+    run = abkit("--course", KIT_ROOT, *args, theirs, "--lang", "en")
+    assert run.status == 2 and f"{theirs} belongs to the course folder {(outside / 'course').resolve()}" in run.err
+    run = abkit("--course", outside / "course", *args, theirs, "--lang", "ko")
+    assert run.status == 0 and "과목 폴더" not in run.err

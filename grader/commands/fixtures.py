@@ -6,11 +6,12 @@ import json
 import sys
 from pathlib import Path
 
+from abkit.coursefolder import current_course
 from abkit.fixture import FixtureError, fixture_paths, load_fixture
 from abkit.i18n import t
-from abkit.coursefolder import current_course
 from abkit.randomtree import ORDERINGS, GenerationError
 
+from ..course import same_course
 from ..errors import UsageError
 from ..fixturegen import add_windows, generate
 from ..verify import verify_fixture
@@ -51,6 +52,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run_verify(args) -> int:
+    same_course(args.paths)
     paths = fixture_paths(args.paths or [current_course().fixtures])
     if not paths:
         raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [current_course().fixtures])))
@@ -72,6 +74,7 @@ def run_verify(args) -> int:
 
 
 def run_expect(args) -> int:
+    same_course(args.paths)
     paths = fixture_paths(args.paths or [current_course().fixtures])
     for path in paths:
         if add_windows(path):

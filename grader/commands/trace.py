@@ -25,6 +25,9 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
+    from ..course import same_course
+
+    same_course([args.file])
     fixture = load_fixture(args.file)
     algorithm = args.algorithm or _default_algorithm(fixture)
     if algorithm not in fixture.expected and not _can_run(fixture, algorithm):
