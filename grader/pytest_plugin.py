@@ -16,8 +16,8 @@ import sys
 
 import pytest
 
-from abkit.i18n import default_lang
-from abkit.coursefolder import current_course
+from abkit.coursefolder import NoCourse, current_course
+from abkit.i18n import default_lang, t
 
 from .check import TestCase, course_fixtures, load_student, run_case, test_cases
 from .feedback import TestResult, render_result
@@ -37,6 +37,10 @@ def pytest_collect_file(file_path, parent):
     """Collect ``<name>.py`` beside this conftest when ``info.yaml`` lists an exercise of that name."""
     if file_path.suffix != ".py":
         return None
+    try:
+        current_course()
+    except NoCourse as error:  # pytest run outside any course folder: one sentence, no traceback
+        raise pytest.UsageError(t("cli.no_course", default_lang(), path=error.where)) from None
     course, _ = find_course(file_path.parent)
     if course.get(file_path.stem) is None:
         return None

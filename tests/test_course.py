@@ -238,3 +238,16 @@ def test_no_command_mixes_two_courses(abkit, outside, args):
     assert run.status == 2 and f"{theirs} belongs to the course folder {(outside / 'course').resolve()}" in run.err
     run = abkit("--course", outside / "course", *args, theirs, "--lang", "ko")
     assert run.status == 0 and "과목 폴더" not in run.err
+
+
+def test_plain_pytest_outside_any_course_says_so(outside):
+    import shutil
+
+    for name in ("minimax.py", "info.yaml", "conftest.py"):
+        shutil.copy(KIT_ROOT / "exercises" / name, outside / name)
+    (outside / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    env = {**os.environ, "ABKIT_LANG": "en", "PYTHONPATH": str(KIT_ROOT)}
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:randomly"],
+                         cwd=outside, env=env, capture_output=True, text=True, timeout=120)
+    assert run.returncode != 0 and "there is no course folder here" in run.stdout + run.stderr
+    assert "Traceback" not in run.stdout + run.stderr

@@ -20,7 +20,7 @@ import sys
 import pytest
 
 from abkit.game import MAX, MIN
-from abkit.loading import EXERCISES
+from abkit.loading import EXERCISES, PUBLIC_FIXTURES
 from abkit.randomtree import random_tree
 from abkit.trace import Trace, TracingGame
 from abkit.tree import Tree, TreeGame, from_nested
@@ -135,6 +135,8 @@ def pytest_items(tmp_path_factory):
     (style, exercise) -> the outcome of each collected item (PASSED, FAILED, ERROR)."""
     root = tmp_path_factory.mktemp("pytest-items")
     (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    (root / "abkit-course.toml").write_text('kit_version = "0"\n', encoding="utf-8")  # as the student edition
+    shutil.copytree(PUBLIC_FIXTURES, root / "fixtures" / "public")
     for style in correct_styles("alphabeta"):
         (root / style).mkdir()
         for path in _style_files(STYLES / style) + [EXERCISES / "info.yaml", EXERCISES / "conftest.py"]:
