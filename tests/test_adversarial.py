@@ -30,7 +30,7 @@ from grader.batch import grade_batch
 from grader.confine import available
 from grader.rubric import load_rubric
 from grader.safetext import csv_cell
-from grader.sandbox import Limits
+from grader.sandbox import CHILD, Limits
 
 CORPUS = Path(__file__).with_name("adversarial")
 LIMITS = Limits(test_seconds=3.0, student_seconds=10.0, memory_mb=512)
@@ -250,14 +250,14 @@ def _temporary_folder(folder: Path):
 
 
 def student_processes() -> set[tuple[int, str]]:
-    """The processes of this machine that run the kit's student harness or fork server (pid, command line)."""
+    """The processes of this machine that run this kit's student harness or fork server (pid, command line)."""
     found = set()
     for entry in Path("/proc").glob("[0-9]*"):
         try:
             command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode("utf-8", "replace")
         except OSError:
             continue
-        if "child.py" in command or "grader.child" in command:
+        if str(CHILD) in command:  # this kit's (another checkout's may run meanwhile)
             found.add((int(entry.name), command))
     return found
 
