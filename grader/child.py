@@ -554,9 +554,11 @@ def _warm_up() -> None:  # pragma: no cover - the server, once: what each child 
 
     import itertools
 
-    import abkit.loading  # noqa: F401
-    import grader.confine  # noqa: F401
+    import grader.confine
     import grader.tracebacks  # noqa: F401
+    from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
+
+    grader.confine.prepare(KIT_ROOT, [HIDDEN_FIXTURES, SOLUTIONS])  # as each child's _confine will ask
     from abkit.tictactoe import EMPTY, TicTacToe, winner
 
     for board in itertools.product("XO.", repeat=9):  # every board's winner, remembered once for all children
