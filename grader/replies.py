@@ -267,16 +267,15 @@ def _plain_calls(rows: list, longest: int) -> bool:
     if set(map(type, rows)) != _LIST or set(map(len, rows)) != _TEN:
         return False
     node, player, alpha, beta, value, parent, visited_at, evaluated_at, synthetic, returned_at = zip(*rows)
-    if set(map(type, node)) != _TEXT or max(map(len, node)) > longest or set(map(type, player)) != _TEXT \
-            or not set(player) <= _PLAYER_SET:
+    numbers, positions = alpha + beta + value, visited_at + evaluated_at
+    try:  # (a player that is not hashable raises TypeError: not an honest row)
+        if set(map(type, node)) != _TEXT or max(map(len, node)) > longest or not set(player) <= _PLAYER_SET:
+            return False  # (only text equals a player's name)
+    except TypeError:
         return False
-    if not (set(map(type, alpha)) | set(map(type, beta)) | set(map(type, value))) <= _NUMBERS:
+    if not set(map(type, numbers)) <= _NUMBERS or set(map(type, positions)) != _INT \
+            or set(map(type, synthetic)) != _BOOL or min(positions) < 0 or max(positions) > INDEX:
         return False
-    if set(map(type, visited_at)) | set(map(type, evaluated_at)) != _INT or set(map(type, synthetic)) != _BOOL:
-        return False
-    for column in (visited_at, evaluated_at):
-        if min(column) < 0 or max(column) > INDEX:
-            return False
     returned_types = set(map(type, returned_at))
     if not returned_types <= _INT_OR_NONE:
         return False
