@@ -74,8 +74,8 @@ class Budgeted:
                 setattr(self, name, getattr(game, name))
 
     def result(self, state: State, action: Action) -> State:
-        self.used += 1
-        if self.used > self.limit:
+        self.used = used = self.used + 1
+        if used > self.limit:
             raise SearchTooLong(f"more than {self.limit} states generated")
         return self.game.result(state, action)
 

@@ -49,6 +49,10 @@ _UNKNOWN = object()
 #: the empty squares of a board without a winner, and the successors of legal moves, remembered the same way
 _ACTIONS: dict[str, tuple[int, ...]] = {}
 _SUCCESSORS: dict[tuple[str, int], str] = {}
+#: TERMINAL-TEST of boards, remembered the same way (searches ask it of every state they reach, twice when the
+#: root is valued after the search), and each winner's utility
+_TERMINAL: dict[str, bool] = {}
+_SCORES = {"X": 1, "O": -1, None: 0}
 
 
 def parse_board(text: str) -> str:
@@ -100,10 +104,17 @@ class TicTacToe:
         return successor
 
     def terminal_test(self, state: str) -> bool:
-        return winner(state) is not None or "." not in state
+        if type(state) is str:
+            known = _TERMINAL.get(state)
+            if known is not None:
+                return known
+        found = winner(state) is not None or "." not in state
+        if type(state) is str and len(_TERMINAL) < REMEMBERED:
+            _TERMINAL[state] = found
+        return found
 
     def utility(self, state: str) -> int:
-        return {"X": 1, "O": -1, None: 0}[winner(state)]
+        return _SCORES[winner(state)]
 
     def to_move(self, state: str) -> str:
         return MAX if state.count("X") == state.count("O") else MIN

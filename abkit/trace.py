@@ -288,15 +288,18 @@ class TracingGame:
         for name in ("actions", "terminal_test", "to_move", "probability"):
             if hasattr(game, name):
                 setattr(self, name, getattr(game, name))
+        # RESULT and UTILITY are the hottest calls of all: the game's and the record's, bound once
+        self._result, self._visited = game.result, trace.visited.append
+        self._utility, self._evaluated = game.utility, trace.evaluated.append
 
     def result(self, state: State, action: Any) -> State:
-        successor = self._game.result(state, action)
-        self._trace.visited.append(successor)
+        successor = self._result(state, action)
+        self._visited(successor)
         return successor
 
     def utility(self, state: State) -> float:
-        self._trace.evaluated.append(state)
-        return self._game.utility(state)
+        self._evaluated(state)
+        return self._utility(state)
 
 
 def traced_search(module: ModuleType, game: Game, state: State, algorithm: str, **params: Any) -> Trace:

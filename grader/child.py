@@ -181,7 +181,9 @@ def _tampered(before: tuple, game: TreeGame, fingerprint: tuple) -> bool:
 
 
 def _guards() -> tuple:
-    """What the harness itself relies on, as ``(mappings, keys, values, objects, names, attributes)``.
+    """What the harness itself relies on, as ``(names, attributes)``: ``names`` a tuple of ``(getter, mapping,
+    values)``, one per namespace (``getter(mapping)`` looks up all its recorded keys at once, ``values`` what they
+    were bound to), ``attributes`` a tuple of ``(getter, functions, values)``, one per function attribute.
 
     Every name of the recorder's and this harness's modules and classes, the
     JSON and HMAC functions the replies go through, the builtins their code uses, and the
@@ -192,13 +194,15 @@ def _guards() -> tuple:
     import json.encoder
     spaces = [vars(m) for m in (_trace_module, sys.modules[__name__], json, json.encoder, hmac)]
     spaces += [vars(c) for c in (TracingGame, TreeGame, Trace, Tree, Channel, CappedText, json.JSONEncoder)]
-    entries = [(space, key, value) for space in spaces for key, value in list(space.items())]
-    functions = {id(v): v for _, _, v in entries if isinstance(v, FunctionType)}.values()
-    attributes = [(f, name, getattr(f, name)) for f in functions for name in ("__code__", "__defaults__",
-                                                                               "__kwdefaults__")]
+    groups = [(space, list(space.items())) for space in spaces]
+    functions = tuple({id(v): v for _, items in groups for _, v in items if isinstance(v, FunctionType)}.values())
     used = set().union(*(_names(f.__code__) for f in functions))  # the builtins this code can reach
-    entries += [(vars(builtins), key, value) for key, value in vars(builtins).items() if key in used]
-    return tuple(tuple(column) for column in (*zip(*entries), *zip(*attributes)))
+    groups.append((vars(builtins), [(key, value) for key, value in vars(builtins).items() if key in used]))
+    names = tuple((operator.itemgetter(*keys, keys[0]), space, (*values, values[0]))  # (always a tuple, even of one)
+                  for space, items in groups if items for keys, values in [tuple(zip(*items))])
+    attributes = tuple((operator.attrgetter(name), functions, tuple(getattr(f, name) for f in functions))
+                       for name in ("__code__", "__defaults__", "__kwdefaults__"))
+    return names, attributes
 
 
 def _names(code) -> set[str]:
@@ -210,13 +214,18 @@ def _names(code) -> set[str]:
     return names
 
 
-def _intact(guards: tuple, any_=any, map_=map, is_not=operator.is_not, getitem=operator.getitem,
-            getattr_=getattr) -> bool:
-    """True when nothing :func:`_guards` recorded was rebound or removed (fast: the loops run in C)."""
-    mappings, keys, values, objects, names, attributes = guards
+def _intact(guards: tuple, any_=any, map_=map, is_not=operator.is_not) -> bool:
+    """True when nothing :func:`_guards` recorded was rebound or removed (fast: a lookup of all of a namespace's
+    names at once, the comparisons in C)."""
+    names, attributes = guards
     try:
-        return not (any_(map_(is_not, map_(getitem, mappings, keys), values))
-                    or any_(map_(is_not, map_(getattr_, objects, names), attributes)))
+        for getter, mapping, values in names:
+            if any_(map_(is_not, getter(mapping), values)):
+                return False
+        for getter, objects, values in attributes:
+            if any_(map_(is_not, map_(getter, objects), values)):
+                return False
+        return True
     except Exception:  # noqa: BLE001 - a recorded name was deleted
         return False
 
@@ -443,7 +452,7 @@ def _forked(start: dict, fds: list[int], pristine: dict) -> None:  # pragma: no 
     os._exit(code)
 
 
-def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exercised through the sandbox
+def serve_forks(fd: int, secrets: list[str] = ()) -> int:  # pragma: no cover - the server's loop, exercised through the sandbox
     """The fork server: for each ``start`` message (JSON and three fds: request pipe, reply pipe, log file),
     fork a child that does all a freshly started child does (:func:`_forked`) and answer its pid and a pidfd;
     for each ``reap`` message, reap that child (the grader has killed it or seen it end) and answer its status.
@@ -460,7 +469,7 @@ def serve_forks(fd: int) -> int:  # pragma: no cover - the server's loop, exerci
     signal_module = __import__("signal")
     signal_module.signal(signal_module.SIGINT, signal_module.SIG_IGN)
     pristine = _pristine()
-    _warm_up()
+    _warm_up(secrets)
     gc.freeze()  # what the server holds stays shared with its children, never scanned by their collections
     sock = socket.socket(fileno=fd)
     while True:
@@ -539,23 +548,28 @@ def _reset(pristine: dict) -> None:  # pragma: no cover - a forked child, before
     signal.pthread_sigmask(signal.SIG_SETMASK, ())
 
 
-def _warm_up() -> None:  # pragma: no cover - the server, once: what each child would otherwise import itself
+def _warm_up(secrets: list[str] = ()) -> None:  # pragma: no cover - runs in the fork server, once
+    """Import and work out once what every child would otherwise do itself; ``secrets``: the paths its children's
+    confinement will hide (the course's hidden fixtures and solutions, as :func:`grader.sandbox.secret_paths`)."""
     import resource  # noqa: F401
     import signal  # noqa: F401
     import traceback  # noqa: F401
 
     import itertools
 
-    import abkit.loading  # noqa: F401
-    import grader.confine  # noqa: F401
+    import grader.confine
     import grader.tracebacks  # noqa: F401
+    from abkit.coursefolder import KIT_CODE
+
+    grader.confine.prepare(KIT_CODE, [Path(p) for p in secrets])  # as each child's _confine will ask
     from abkit.tictactoe import EMPTY, TicTacToe, winner
 
     for board in itertools.product("XO.", repeat=9):  # every board's winner, remembered once for all children
         winner("".join(board))
-    game, todo, seen = TicTacToe(), [EMPTY], {EMPTY}  # and every legal position's moves and successors
+    game, todo, seen = TicTacToe(), [EMPTY], {EMPTY}  # and every legal position's moves, successors and end
     while todo:
-        for action in game.actions(state := todo.pop()):
+        game.terminal_test(state := todo.pop())
+        for action in game.actions(state):
             if (successor := game.result(state, action)) not in seen:
                 seen.add(successor)
                 todo.append(successor)
@@ -563,5 +577,5 @@ def _warm_up() -> None:  # pragma: no cover - the server, once: what each child 
 
 if __name__ == "__main__":  # pragma: no cover
     if sys.argv[1:2] == ["--server"]:
-        sys.exit(serve_forks(int(sys.argv[2])))
+        sys.exit(serve_forks(int(sys.argv[2]), json.loads(sys.argv[3]) if len(sys.argv) > 3 else []))
     sys.exit(main(sys.argv))

@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import os
 import signal
 import struct
@@ -138,7 +139,9 @@ class Defences:
         return f"Defences({self.to_dict()})"
 
 
+@functools.cache
 def _libc():
+    """The C library, its ``syscall`` and ``prctl`` typed (loaded once: the fork server loads it for its children)."""
     libc = ctypes.CDLL(None, use_errno=True)
     libc.syscall.restype = ctypes.c_long
     libc.prctl.restype = ctypes.c_int
@@ -213,6 +216,29 @@ def _around(folder: Path, secrets: list[Path]) -> list[Path]:
     return entries
 
 
+def _readable(kit_root: Path, secrets: list[Path]) -> list[Path]:
+    """:func:`readable_paths`, remembered for the same arguments, interpreter paths and ``sys.path`` (the fork
+    server works it out once for all its children, which would each resolve the same paths again)."""
+    key = (kit_root, tuple(secrets), sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
+           tuple(sys.path))
+    if key not in _READABLE:
+        _READABLE.clear()
+        _READABLE[key] = tuple(readable_paths(kit_root, secrets))
+    return list(_READABLE[key])
+
+
+_READABLE: dict[tuple, tuple[Path, ...]] = {}
+
+
+def prepare(kit_root: Path, secrets: list[Path]) -> None:
+    """Work out ahead what :func:`confine` needs and is the same in every child (the C library, the readable
+    paths, the fixed part of the seccomp filter): the fork server calls this once, before it forks any child."""
+    _libc()
+    _readable(kit_root, secrets)
+    if os.uname().machine in SYSCALLS:
+        _fixed_filter(os.uname().machine)
+
+
 def _within(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
@@ -254,6 +280,13 @@ def seccomp_program(machine: str, pid: int) -> list[tuple[int, int, int, int]]:
     answers ``ENOSYS`` (as on old kernels, so that a thread falls back to ``clone``, refused); everything else,
     and every syscall of another ABI (32-bit, x32), fails with EPERM.
     """
+    return [*_fixed_program(machine), *_own_process_program(machine, pid)]
+
+
+@functools.cache
+def _fixed_program(machine: str) -> tuple[tuple[int, int, int, int], ...]:
+    """The part of :func:`seccomp_program` that is the same in every process: the architecture, the allow list,
+    ``clone3``."""
     arch, nr = SYSCALLS[machine]
     refuse = RET_ERRNO(EPERM)
     prog = [(LD_ABS_W, 0, 0, 4), (JEQ, 1, 0, arch), (RET, 0, 0, refuse), (LD_ABS_W, 0, 0, 0)]
@@ -263,6 +296,24 @@ def seccomp_program(machine: str, pid: int) -> list[tuple[int, int, int, int]]:
         if name in nr:
             prog += [(JEQ, 0, 1, nr[name]), (RET, 0, 0, RET_ALLOW)]
     prog += [(JEQ, 0, 1, nr["clone3"]), (RET, 0, 0, RET_ERRNO(ENOSYS))]
+    return tuple(prog)
+
+
+@functools.cache
+def _fixed_filter(machine: str) -> bytes:
+    """:func:`_fixed_program` as the kernel reads it."""
+    return _packed(_fixed_program(machine))
+
+
+def _packed(program) -> bytes:
+    return b"".join(struct.pack("=HBBI", *i) for i in program)
+
+
+def _own_process_program(machine: str, pid: int) -> list[tuple[int, int, int, int]]:
+    """The rest of :func:`seccomp_program`, which names this process: signals and resource limits, then refuse."""
+    nr = SYSCALLS[machine][1]
+    refuse = RET_ERRNO(EPERM)
+    prog = []
     # signals: only to this process (0, its own group, holds nothing else: it cannot start a process)
     for name in ("kill", "tkill", "tgkill"):
         prog += [(JEQ, 0, 5, nr[name]), (LD_ABS_W, 0, 0, 16), (JEQ, 2, 0, pid), (JEQ, 1, 0, 0),
@@ -279,15 +330,16 @@ def RET_ERRNO(errno: int) -> int:  # noqa: N802 - the kernel's macro
     return 0x00050000 | errno
 
 
+class _FProg(ctypes.Structure):
+    """``struct sock_fprog``: the filter's length in instructions and where it is."""
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
 def _seccomp(machine: str) -> None:
     """Install the filter of :func:`seccomp_program`; OSError on failure."""
-    prog = seccomp_program(machine, os.getpid())
-    filters = (ctypes.c_ubyte * (8 * len(prog))).from_buffer_copy(b"".join(struct.pack("=HBBI", *i) for i in prog))
-
-    class FProg(ctypes.Structure):
-        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
-
-    fprog = FProg(len(prog), ctypes.addressof(filters))
+    program = _fixed_filter(machine) + _packed(_own_process_program(machine, os.getpid()))
+    filters = (ctypes.c_ubyte * len(program)).from_buffer_copy(program)
+    fprog = _FProg(len(program) // 8, ctypes.addressof(filters))
     libc = _libc()
     if libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0) != 0:
         raise OSError(ctypes.get_errno(), "prctl(PR_SET_SECCOMP)")
@@ -376,7 +428,7 @@ def confine(workspace: Path, kit_root: Path, secrets: list[Path], writable: list
     abi = landlock_abi()
     if abi:
         try:
-            _landlock(abi, [*readable_paths(kit_root, secrets), workspace], [*writable, Path(os.devnull)])
+            _landlock(abi, [*_readable(kit_root, secrets), workspace], [*writable, Path(os.devnull)])
             defences.landlock = abi
         except OSError as error:
             reasons.append(f"landlock: {error}")

@@ -124,7 +124,7 @@ class Test:
     @cached_property
     def longest(self) -> int:
         """The longest node name a reply to this test may hold: the tree's longest, or a board's length."""
-        return max(map(len, self.tree.preorder())) if self.tree is not None else len(self.state)
+        return _longest_name(self.tree) if self.tree is not None else len(self.state)
 
     def check(self, reply: dict) -> dict:
         """``reply`` checked against its kind's schema (:mod:`grader.replies`); :class:`BadReply` otherwise."""
@@ -165,6 +165,15 @@ class Test:
                 return answer(module, request)["answer"]
             trace = run_test(module, {**request, "counts": False}, game_from_request(request))
         return CountedTrace.of(trace) if self.tree is None else trace
+
+
+def _longest_name(tree: Tree) -> int:
+    """The length of the longest node name of ``tree`` (its root and every node below it), level by level in C."""
+    longest, level, children = len(tree.root), [tree.root], tree.children
+    while level:
+        level = [child for name in level if name in children for child in children[name]]
+        longest = max(longest, *map(len, level)) if level else longest
+    return longest
 
 
 @dataclass

@@ -248,38 +248,49 @@ _TEXT = frozenset((str,))
 _LIST = frozenset((list,))
 _TEN = frozenset((10,))
 _PLAYER_SET = frozenset(PLAYERS)
+_NUMBERS = frozenset((int, float, bool, type(None)))
+_INT = frozenset((int,))
+_BOOL = frozenset((bool,))
+_INT_OR_NONE = frozenset((int, type(None)))
+_NONE = frozenset((type(None),))
 
 
 def _plain_calls(rows: list, longest: int) -> bool:
-    """Whether every row is what an honest process sends, with no text to cut: checked by the few distinct
-    rows of field types and a column at a time, in C where it can be (a search's replies are most of what the
-    grader reads); False sends them the slow way."""
+    """Whether every row is what an honest process sends, with no text to cut: checked a column at a time, in C
+    where it can be (a search's replies are most of what the grader reads); False sends them the slow way.
+
+    The rows' fields (:class:`abkit.trace.Call`): a node name (text), a player, three plain numbers (or None), the
+    parent (None or the index of an earlier row), two positions, ``synthetic`` (a bool), where it returned (None or
+    a position); positions are ints in ``0..INDEX``."""
     if not rows:
         return True
     if set(map(type, rows)) != _LIST or set(map(len, rows)) != _TEN:
         return False
-    if not all(map(_ROW_TYPES.__contains__, set(map(tuple, map(map, repeat(type), rows))))):
+    node, player, alpha, beta, value, parent, visited_at, evaluated_at, synthetic, returned_at = zip(*rows)
+    numbers, positions = alpha + beta + value, visited_at + evaluated_at
+    try:  # (a player that is not hashable raises TypeError: not an honest row)
+        if set(map(type, node)) != _TEXT or max(map(len, node)) > longest or not set(player) <= _PLAYER_SET:
+            return False  # (only text equals a player's name)
+    except TypeError:
         return False
-    if max(map(len, map(_NODE, rows))) > longest or not set(map(_PLAYER, rows)) <= _PLAYER_SET:
+    if not set(map(type, numbers)) <= _NUMBERS or set(map(type, positions)) != _INT \
+            or set(map(type, synthetic)) != _BOOL or min(positions) < 0 or max(positions) > INDEX:
         return False
-    for column in (_VISITED_AT, _EVALUATED_AT):
-        if min(map(column, rows)) < 0 or max(map(column, rows)) > INDEX:
+    returned_types = set(map(type, returned_at))
+    if not returned_types <= _INT_OR_NONE:
+        return False
+    if int in returned_types:
+        returned = [r for r in returned_at if r is not None] if type(None) in returned_types else returned_at
+        if min(returned) < 0 or max(returned) > INDEX:
             return False
-    returned = [r for r in map(_RETURNED_AT, rows) if r is not None]
-    if returned and (min(returned) < 0 or max(returned) > INDEX):
+    parent_types = set(map(type, parent))
+    if not parent_types <= _INT_OR_NONE:
         return False
-    parent = list(map(_PARENT, rows))
+    if parent_types == _NONE:
+        return True
     inner = list(map(operator.is_not, parent, repeat(None)))  # the calls made from another one
     parents, positions = list(compress(parent, inner)), compress(range(len(parent)), inner)
-    return not parents or min(parents) >= 0 and not any(map(operator.ge, parents, positions))
-
-
-_NUMBER_TYPES = (int, float, bool, type(None))
-#: every row of field types an honest call has (:class:`abkit.trace.Call`): a node name, a player, three plain
-#: numbers (or None), the parent (None or an int), two positions, ``synthetic``, where it returned (None or an int)
-_ROW_TYPES = frozenset((str, str, a, b, v, p, int, int, bool, r) for a in _NUMBER_TYPES for b in _NUMBER_TYPES
-                       for v in _NUMBER_TYPES for p in (int, type(None)) for r in (int, type(None)))
-(_NODE, _PLAYER, _PARENT, _VISITED_AT, _EVALUATED_AT, _RETURNED_AT) = map(operator.itemgetter, (0, 1, 5, 6, 7, 9))
+    return min(parents) >= 0 and not any(map(operator.ge, parents, positions))
 
 
 def order(reply: dict, asked: Iterable[str], longest: int) -> dict:

@@ -203,7 +203,7 @@ class ForkServer:
         self.lock = threading.Lock()
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-B", str(CHILD), "--server", str(theirs.fileno())],
+                [sys.executable, "-I", "-B", str(CHILD), "--server", str(theirs.fileno()), json.dumps(secret_paths())],
                 cwd=folder, env=child_environment(folder), stdin=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),), start_new_session=True)
         finally:

@@ -133,6 +133,22 @@ def test_readable_paths_never_hold_a_secret(tmp_path, monkeypatch):
     assert not any(confine._within(s, p) for p in paths for s in (HIDDEN_FIXTURES, SOLUTIONS))
 
 
+def test_what_the_fork_server_prepares_is_what_each_child_would_work_out(tmp_path, monkeypatch):
+    """The fork server works out the readable paths and the fixed part of the filter once (confine.prepare); a
+    child gets exactly what it would have computed, and a different sys.path is worked out again."""
+    secrets = [HIDDEN_FIXTURES, SOLUTIONS]
+    confine.prepare(KIT_ROOT, secrets)
+    assert confine._readable(KIT_ROOT, secrets) == confine.readable_paths(KIT_ROOT, secrets)
+    assert tmp_path.resolve() not in confine._readable(KIT_ROOT, secrets)
+    monkeypatch.setattr(sys, "path", [*sys.path, str(tmp_path)])
+    assert confine._readable(KIT_ROOT, secrets) == confine.readable_paths(KIT_ROOT, secrets)
+    assert tmp_path.resolve() in confine._readable(KIT_ROOT, secrets) and len(confine._READABLE) == 1
+    for machine in confine.SYSCALLS:
+        program = confine.seccomp_program(machine, pid=4242)
+        assert confine._fixed_filter(machine) + confine._packed(confine._own_process_program(machine, 4242)) \
+            == b"".join(confine.struct.pack("=HBBI", *i) for i in program)
+
+
 def run_filter(program: list, arch: int, nr: int, args: tuple = ()) -> int:
     """What the BPF ``program`` answers for one syscall (a small interpreter of the instructions it uses)."""
     words = [nr, arch, 0, 0] + [w for a in (*args, *[0] * (6 - len(args))) for w in (a & 0xFFFFFFFF, a >> 32)]
