@@ -1,4 +1,9 @@
-"""Where the kit's folders are, and loading a search module from a file by path."""
+"""Loading a search module from a file by path; and where this repository's own course folder keeps its parts.
+
+The kit's commands find their course with :func:`abkit.coursefolder.current_course` (any course folder, the
+``--course`` option); the constants below name the parts of the course this repository is, for the kit's own
+tests and benchmarks only.
+"""
 
 from __future__ import annotations
 
