@@ -19,6 +19,8 @@ from pathlib import Path
 
 import yaml
 
+from .korean import format_ko
+
 LANGS = ("en", "ko")
 DEFAULT_LANG = "en"
 _MESSAGES = Path(__file__).with_name("messages")
@@ -60,11 +62,24 @@ def t(key: str, lang: str | None = None, /, **params: object) -> str:
     """The message ``key`` in ``lang`` with ``params`` filled in.
 
     Falls back to English, then to the key itself, so a missing message never
-    crashes a report (the catalogue test makes sure none is missing).
+    crashes a report (the catalogue test makes sure none is missing). A Korean
+    template names the particle after a value in its spec (``{value:을}``), and
+    :func:`abkit.korean.format_ko` makes it agree with the value as read.
     """
     lang = normalize_lang(lang) if lang not in LANGS else lang
     text = catalogue(lang).get(key) or catalogue(DEFAULT_LANG).get(key) or key
-    return text.format(**params) if params else text
+    return fill(text, lang, params)
+
+
+def fill(template: str, lang: str, params: dict) -> str:
+    """``template`` filled in with ``params``: Korean particles agree with their values, English as ``str.format``.
+
+    >>> fill("{n:이} {v:을} 돌려줌", "ko", {"n": "B", "v": 3})
+    'B가 3을 돌려줌'
+    """
+    if not params:
+        return template
+    return format_ko(template, **params) if lang == "ko" else template.format(**params)
 
 
 class Message:

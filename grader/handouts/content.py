@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from abkit.i18n import fill
 from abkit.fixture import Fixture, load_fixture
 from abkit.game import MAX
 from abkit.coursefolder import current_course, per_course
@@ -195,9 +196,8 @@ class Builder:
         self.table_count = 0
 
     def w(self, key: str, **params: Any) -> str:
-        """The text of ``key`` in this language, placeholders filled."""
-        text = self.words[key]
-        return text.format(**params) if params else text
+        """The text of ``key`` in this language, placeholders filled (Korean particles agreeing: ``{v:을}``)."""
+        return fill(self.words[key], self.lang, params)
 
     def caption(self, key: str) -> str:
         """``Figure n.`` (numbering the next figure) followed by the caption text of ``key``."""
