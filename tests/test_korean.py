@@ -1,8 +1,8 @@
 """Korean particles agree with the value before them as it is read aloud.
 
-The expected particle is worked out independently of :mod:`abkit.korean`: each
-value is spelled out in Hangul (Sino-Korean numbers, letter names) and the
-particle follows the final syllable of that spelling.
+The expected particle is worked out independently of :mod:`abkit.korean`
+(``tests/korean_text.py`` spells each value out in Hangul) and follows the final
+syllable of that spelling.
 """
 
 from __future__ import annotations
@@ -13,59 +13,7 @@ import pytest
 
 from abkit import korean
 from abkit.korean import format_ko, particle
-
-DIGITS = "영일이삼사오육칠팔구"
-UNITS = ["", "십", "백", "천"]
-LETTERS = dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ",
-                   ["에이", "비", "씨", "디", "이", "에프", "지", "에이치", "아이", "제이", "케이", "엘", "엠", "엔",
-                    "오", "피", "큐", "아르", "에스", "티", "유", "브이", "더블유", "엑스", "와이", "제트"]))
-
-
-def read_number(n: int) -> str:
-    """A whole number spelled out in Sino-Korean: 0 영, 12 십이, 100 백, 1,000 천, 20,000 이만."""
-    if n == 0:
-        return "영"
-    out = ""
-    for group, name in ((n // 10**8, "억"), (n // 10**4 % 10**4, "만"), (n % 10**4, "")):
-        if group:
-            out += _read_group(group) + name
-    return out
-
-
-def _read_group(n: int) -> str:
-    text = ""
-    for power in (3, 2, 1, 0):
-        digit = n // 10**power % 10
-        if digit:
-            text += ("" if digit == 1 and power else DIGITS[digit]) + UNITS[power]
-    return text
-
-
-def read(value: str) -> str:
-    """A value as read aloud: numbers (negative, decimal), ∞, α/β and node names like B1 or C3."""
-    value = value.replace("−", "-").lstrip("+-")
-    if value == "∞":
-        return "무한대"
-    if value in ("α", "β"):
-        return {"α": "알파", "β": "베타"}[value]
-    if "." in value and value.replace(".", "", 1).isdigit():
-        whole, frac = value.split(".")
-        return read_number(int(whole)) + "점" + "".join(DIGITS[int(d)] for d in frac)
-    import re
-    return "".join(read_number(int(run)) if run.isdigit() else "".join(LETTERS[c.upper()] for c in run)
-                   for run in re.findall(r"[0-9]+|[A-Za-z]+", value))
-
-
-def expected(value: str, pair: tuple[str, str]) -> str:
-    last = read(value)[-1]
-    final = (ord(last) - 0xAC00) % 28
-    if final == 0 or (final == 8 and pair[0] == "으로"):
-        return pair[1]
-    return pair[0]
-
-
-NUMBERS = [str(n) for n in range(-99, 1000)] + ["1000", "2000", "10000", "20000", "100000", "0.5", "2.5",
-                                                 "1.25", "3.0", "−3", "−10", "+∞", "−∞", "∞", "α", "β"]
+from korean_text import VALUES as NUMBERS, agreeing
 
 
 def node_names() -> list[str]:
@@ -82,7 +30,7 @@ def node_names() -> list[str]:
 
 @pytest.mark.parametrize("pair", [("이", "가"), ("은", "는"), ("을", "를"), ("과", "와"), ("으로", "로")])
 def test_particles_follow_the_reading_of_numbers_and_symbols(pair):
-    wrong = [(v, particle(v, pair[1]), expected(v, pair)) for v in NUMBERS if particle(v, pair[1]) != expected(v, pair)]
+    wrong = [(v, particle(v, pair[1]), agreeing(v, pair[1])) for v in NUMBERS if particle(v, pair[1]) != agreeing(v, pair[1])]
     assert not wrong, wrong[:10]
 
 
@@ -90,7 +38,7 @@ def test_particles_follow_the_reading_of_every_fixture_node_name():
     names = node_names()
     assert len(names) > 100 and {"A", "B1", "C3", "D"} <= set(names)
     for pair in (("이", "가"), ("을", "를"), ("으로", "로"), ("은", "는")):
-        wrong = [(n, particle(n, pair[0])) for n in names if particle(n, pair[0]) != expected(n, pair)]
+        wrong = [(n, particle(n, pair[0])) for n in names if particle(n, pair[0]) != agreeing(n, pair[0])]
         assert not wrong, wrong[:10]
 
 
