@@ -9,6 +9,7 @@ handout can never disagree with the grader.
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -297,7 +298,7 @@ class Builder:
     def steps(self, tree: Tree, rule: bool = True) -> dict[str, Any]:
         """The step-by-step table of alpha-beta on ``tree``."""
         trace = trace_of(tree, "alphabeta", rule)
-        rows = [[str(n), self.w(key, **params)] for n, (key, params) in enumerate(step_events(trace, tree), 1)]
+        rows = [[str(n), self.w(key, **params)] for n, (key, params) in enumerate(step_events(trace, tree, rule), 1)]
         return self.table([self.w("steps.n"), self.w("steps.event")], rows, self.w("steps.caption"), [1, 12])
 
     def notes(self, fx: Fixture) -> list[dict[str, Any]]:
@@ -352,46 +353,69 @@ class Builder:
 
 
 def step_events(trace: Trace, tree: Tree, rule: bool = True) -> list[tuple[str, dict[str, Any]]]:
-    """What alpha-beta did, one event per line: entering a node, each child's value coming back, cut-offs.
+    """What alpha-beta did, line by line as MAX-VALUE / MIN-VALUE do it: one event per line of a table.
 
-    Values and windows are the trace's; how α (at MAX) or β (at MIN) moves after
-    each child is the pseudocode's update, ``α ← MAX(α, v)`` / ``β ← MIN(β, v)``.
+    Entering a node; then for each child, in the order the trace generated them,
+    the pseudocode's three lines: ``v ← MAX(v, child)``, the cut test ``v ≥ β``
+    (``v ≤ α`` at MIN; ``>``/``<`` under the CS188 rule, ``rule=False``) and,
+    when it does not fire, ``α ← MAX(α, v)`` (``β ← MIN(β, v)``). A test that
+    fires returns at once, also on the last child (where nothing is left to cut).
+    Values and the windows a node was entered with are the trace's; a trace that
+    goes on after a test fired is not the pseudocode's and raises ``ValueError``.
     """
-    players = tree.players()
     events: list[tuple[str, dict[str, Any]]] = []
 
     def walk(i: int) -> None:
         call = trace.calls[i]
         alpha, beta = call.alpha, call.beta
-        v = float("-inf") if call.player == MAX else float("inf")
+        maximizing = call.player == MAX
+        v = -math.inf if maximizing else math.inf
         events.append(("steps.enter", {"node": call.node, "player": call.player, "alpha": fmt(alpha),
                                        "beta": fmt(beta), "v": fmt(v)}))
         kids = trace.children_of(i)
-        made = {trace.calls[k].node for k in kids}
+        order = list(tree.children[call.node])
         for n, k in enumerate(kids):
             child = trace.calls[k]
             if not tree.is_leaf(child.node):
                 walk(k)
-            v = max(v, child.value) if call.player == MAX else min(v, child.value)
-            rest = [c for c in tree.children[call.node] if c not in made]
+            v = max(v, child.value) if maximizing else min(v, child.value)
+            bound = beta if maximizing else alpha
             params = {"node": call.node, "child": child.node, "value": fmt(child.value), "v": fmt(v)}
-            if n == len(kids) - 1 and rest:
-                cut = "max" if call.player == MAX else "min"
-                relation = ("≥" if rule else ">") if cut == "max" else ("≤" if rule else "<")
-                events.append((f"steps.cut_{cut}", {**params, "rel": relation, "alpha": fmt(alpha),
-                                                    "beta": fmt(beta), "pruned": ", ".join(rest)}))
-            elif call.player == MAX:
+            side = "max" if maximizing else "min"
+            if cut_fires(v, bound, maximizing, rule):
+                if n != len(kids) - 1:
+                    raise ValueError(f"the trace goes on at {call.node} after its cut test fired")
+                rest = order[order.index(child.node) + 1:]
+                params.update(rel=("≥" if maximizing else "≤") if v == bound else (">" if maximizing else "<"),
+                              **({"beta": fmt(beta)} if maximizing else {"alpha": fmt(alpha)}))
+                if rest:
+                    events.append((f"steps.cut_{side}", {**params, "pruned": ", ".join(rest)}))
+                else:
+                    events.append((f"steps.cut_{side}_last", params))
+                break
+            params["rel"] = ("<" if rule else "≤") if maximizing else (">" if rule else "≥")
+            if maximizing:
                 alpha = max(alpha, v)
-                events.append(("steps.back_max", {**params, "alpha": fmt(alpha)}))
             else:
                 beta = min(beta, v)
-                events.append(("steps.back_min", {**params, "beta": fmt(beta)}))
-        events.append(("steps.return", {"node": call.node, "v": fmt(call.value)}))
+            events.append((f"steps.back_{side}", {**params, "alpha": fmt(alpha), "beta": fmt(beta)}))
+        events.append(("steps.return", {"node": call.node, "v": fmt(v)}))
 
-    if trace.calls and players:
+    if trace.calls and tree.players():
         walk(0)
         events.append(("steps.done", {"value": fmt(trace.value), "action": trace.action}))
     return events
+
+
+def cut_fires(v: float, bound: float, maximizing: bool, rule: bool = True) -> bool:
+    """The pseudocode's cut test: ``v ≥ β`` at MAX, ``v ≤ α`` at MIN (strict under the CS188 rule, ``rule=False``).
+
+    >>> cut_fires(3, 3, True), cut_fires(3, 3, True, rule=False), cut_fires(2, 3, False)
+    (True, False, True)
+    """
+    if v == bound:
+        return rule
+    return v > bound if maximizing else v < bound
 
 
 def build_document(lang: str, edition: str, student: str = "") -> Document:
