@@ -51,7 +51,7 @@ def test_every_key_exists_in_both_languages_and_no_korean_text_is_stale():
 
 
 def test_placeholders_match_between_languages():
-    names = lambda text: set(re.findall(r"(?<!\{)\{(\w+)\}", text))
+    names = lambda text: set(re.findall(r"(?<!\{)\{(\w+)(?::[^{}]*)?\}", text))
     ko = words.words("ko")
     assert [k for k, text in words.words("en").items() if names(text) != names(ko[k])] == []
 
