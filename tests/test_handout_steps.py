@@ -9,82 +9,16 @@ either returns at once or is followed by ``α ← MAX(α, v)``, and the return.
 
 from __future__ import annotations
 
-import math
-
 import pytest
 
 from abkit.fixture import load_fixture
-from abkit.game import CHANCE, MAX
+from abkit.game import CHANCE
 from abkit.loading import FIXTURES, PUBLIC_FIXTURES
 from grader.handouts import content
 from grader.handouts.content import build_document, exercise_tree, outline, step_events, trace_of
-from grader.textree import fmt
+from pseudocode import gfg_search, pseudocode_rows
 
 STUDENTS = [""] + [f"student-{n:02d}" for n in range(1, 40)]
-
-
-def pseudocode_rows(tree, rule: bool = True) -> list[tuple[str, dict]]:
-    """ALPHA-BETA-SEARCH of seed 000 on ``tree``, one row per line that acts (``rule=False``: v > β, v < α)."""
-    rows: list[tuple[str, dict]] = []
-    players = tree.players()
-
-    def value(state, alpha, beta):
-        if state in tree.utilities:                      # if TERMINAL-TEST(state) then return UTILITY(state)
-            return tree.utilities[state]
-        return (max_value if players[state] == MAX else min_value)(state, alpha, beta)
-
-    def max_value(state, alpha, beta):
-        v = -math.inf                                    # v ← −∞
-        rows.append(("steps.enter", {"node": state, "player": "MAX", "alpha": fmt(alpha), "beta": fmt(beta),
-                                     "v": fmt(v)}))
-        kids = list(tree.children[state])
-        for i, a in enumerate(kids):                     # for each a in ACTIONS(state) do
-            got = value(a, alpha, beta)
-            v = max(v, got)                              #   v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))
-            line = {"node": state, "child": a, "value": fmt(got), "v": fmt(v)}
-            if v > beta or (rule and v == beta):         #   if v ≥ β then return v
-                line.update(rel="≥" if v == beta else ">", beta=fmt(beta))
-                if kids[i + 1:]:
-                    rows.append(("steps.cut_max", {**line, "pruned": ", ".join(kids[i + 1:])}))
-                else:
-                    rows.append(("steps.cut_max_last", line))
-                rows.append(("steps.return", {"node": state, "v": fmt(v)}))
-                return v
-            alpha = max(alpha, v)                        #   α ← MAX(α, v)
-            rows.append(("steps.back_max", {**line, "rel": "<" if rule else "≤", "alpha": fmt(alpha),
-                                            "beta": fmt(beta)}))
-        rows.append(("steps.return", {"node": state, "v": fmt(v)}))
-        return v                                         # return v
-
-    def min_value(state, alpha, beta):
-        v = math.inf
-        rows.append(("steps.enter", {"node": state, "player": "MIN", "alpha": fmt(alpha), "beta": fmt(beta),
-                                     "v": fmt(v)}))
-        kids = list(tree.children[state])
-        for i, a in enumerate(kids):
-            got = value(a, alpha, beta)
-            v = min(v, got)
-            line = {"node": state, "child": a, "value": fmt(got), "v": fmt(v)}
-            if v < alpha or (rule and v == alpha):       #   if v ≤ α then return v
-                line.update(rel="≤" if v == alpha else "<", alpha=fmt(alpha))
-                if kids[i + 1:]:
-                    rows.append(("steps.cut_min", {**line, "pruned": ", ".join(kids[i + 1:])}))
-                else:
-                    rows.append(("steps.cut_min_last", line))
-                rows.append(("steps.return", {"node": state, "v": fmt(v)}))
-                return v
-            beta = min(beta, v)                          #   β ← MIN(β, v)
-            rows.append(("steps.back_min", {**line, "rel": ">" if rule else "≥", "alpha": fmt(alpha),
-                                            "beta": fmt(beta)}))
-        rows.append(("steps.return", {"node": state, "v": fmt(v)}))
-        return v
-
-    v = value(tree.root, -math.inf, math.inf)          # v ← MAX-VALUE(state, −∞, +∞)
-    returned = {row[1]["child"]: row[1]["value"] for row in rows
-                if row[0] != "steps.enter" and row[1].get("node") == tree.root and "child" in row[1]}
-    action = next(a for a in tree.children[tree.root] if returned.get(a) == fmt(v))  # the action with value v
-    rows.append(("steps.done", {"value": fmt(v), "action": action}))
-    return rows
 
 
 def tree_fixtures():
@@ -136,3 +70,11 @@ def test_a_trace_that_goes_on_after_its_test_fired_is_refused():
         step_events(trace_of(equal, "alphabeta", rule=False), equal, rule=True)
     assert step_events(cs188, fixture.tree, rule=False) == pseudocode_rows(fixture.tree, rule=False)
     assert content.cut_fires(3, 3, True) and not content.cut_fires(3, 3, True, rule=False)
+
+
+@pytest.mark.parametrize("fixture", tree_fixtures())
+def test_the_geeksforgeeks_form_makes_the_same_cuts_as_aimas(fixture):
+    """Section "another notation" says both forms cut the same nodes and return the same value (AIMA rule)."""
+    trace = trace_of(fixture.tree, "alphabeta")
+    visited, value = gfg_search(fixture.tree)
+    assert visited == trace.visited and value == trace.value
