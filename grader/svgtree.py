@@ -31,6 +31,7 @@ from abkit.trace import Trace
 from abkit.tree import Tree
 
 from .textree import fmt
+from .typeset import typeset
 
 
 @dataclass(frozen=True)
@@ -350,7 +351,7 @@ def _text(x: float, y: float, text: str, colour: str, anchor: str, size: float, 
     weight = ' font-weight="bold"' if bold else ""
     style = ' font-style="italic"' if italic else ""
     return (f'<text x="{x:.1f}" y="{y:.1f}" fill="{colour}" text-anchor="{anchor}" font-size="{size}"'
-            f'{weight}{style}>{escape(text)}</text>')
+            f'{weight}{style}>{escape(typeset(text))}</text>')
 
 
 def natural_width(svg: str) -> float:

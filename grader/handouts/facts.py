@@ -98,7 +98,9 @@ def reordered(builder) -> dict[str, Any]:
     extra = [n for n in trace.pruned(tree) if n not in before.pruned(before_tree)]
     b, d = len(tree.children[tree.root]), max(tree.depths().values())
     check(trace.leaves == knuth_moore(b, d), "aima-reordered no longer reaches the Knuth-Moore minimum")
+    first = tree.children["D"][0]
     return {"d_values": ", ".join(fmt(tree.utilities[c]) for c in tree.children["D"]), "nodes": trace.nodes,
+            "first_value": fmt(tree.utilities[first]), "first_name": first,
             "before": before.nodes, "extra": join(builder, extra), "value": fmt(trace.value), "action": trace.action,
             "km": knuth_moore(b, d), "b": b, "d": d}
 
@@ -129,11 +131,14 @@ def ordering_lab(builder) -> dict[str, Any]:
     rows = lab_rows(spec["b"], spec["max_depth"], spec["seeds"])
     check(all(r.best == r.formulas[0] and r.worst == r.formulas[2] for r in rows),
           "best/worst ordering no longer meets the Knuth-Moore count / b^d")
-    ratios = {r.d: r.random_mean / r.formulas[1] for r in rows if r.d >= 2}
+    # the ratios from depth 2 (at depth 1 every ordering evaluates all b leaves), the slope from depth 3
+    ratio_from, slope_from = 2, 3
+    ratios = {r.d: r.random_mean / r.formulas[1] for r in rows if r.d >= ratio_from}
     by_depth = {r.d: r for r in rows}
     top = spec["max_depth"]
-    slope = (by_depth[top].random_mean / by_depth[3].random_mean) ** (1 / (top - 3))
+    slope = (by_depth[top].random_mean / by_depth[slope_from].random_mean) ** (1 / (top - slope_from))
     return {"b": spec["b"], "max_depth": top, "seeds": spec["seeds"], "ratio_low": f"{min(ratios.values()):.1f}",
+            "ratio_from": ratio_from, "slope_from": slope_from,
             "ratio_high": f"{max(ratios.values()):.1f}", "ratio_last": f"{ratios[top]:.1f}",
             "slope": f"{slope:.2f}", "b34": f"{spec['b'] ** 0.75:.2f}"}
 
