@@ -434,9 +434,10 @@ class _Reader:
                 features[node][name] = number(count)
             total = sum(weights[f] * c for f, c in features[node].items())
             given = tree.utilities.get(node, tree.heuristics.get(node))
-            if given is None or abs(total - given) > 1e-9:
-                raise self.fail(key, "fixture.features_disagree", node=node, total=round(total, 9),
-                                given="none" if given is None else given)
+            if given is None:
+                raise self.fail(key, "fixture.features_no_value", node=node, total=round(total, 9))
+            if abs(total - given) > 1e-9:
+                raise self.fail(key, "fixture.features_disagree", node=node, total=round(total, 9), given=given)
         return weights, features
 
     def notes(self, node: Node) -> dict[str, dict[str, str]]:
