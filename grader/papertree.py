@@ -90,6 +90,7 @@ class Part:
     circle_text: str | None = None
     name: str | None = None
     name_blank: bool = False
+    name_below: bool = False                    # the name under the shape (leaves of the deepest level)
     grey: bool = False
     faint: bool = False
     dashed: bool = False
@@ -119,9 +120,10 @@ def _left(part: Part, s: PaperStyle) -> tuple[float, float]:
     """(width, height) of the left-hand column: the visit circle over the name, or a name blank."""
     if part.name_blank:
         return s.gap + s.box_w, s.box_h
-    name_w = len(part.name or "") * 1.6 if not part.below else 0.0
+    beside = part.name and not (part.below or part.name_below)
+    name_w = len(part.name) * 2.2 if beside else 0.0  # room for wide fallback fonts too
     width = max(s.circle_d if part.circle else 0.0, name_w)
-    height = (s.circle_d + 0.6 if part.circle else 0.0) + (s.name_h if part.name and not part.below else 0.0)
+    height = (s.circle_d + 0.6 if part.circle else 0.0) + (s.name_h if beside else 0.0)
     return (s.gap + width if width else 0.0), height
 
 
@@ -220,6 +222,8 @@ def paper_svg(tree: Tree, kind: str, trace: Trace | None = None, *, style: Paper
         below = style.gap + style.box_h
     elif any(p.below for p in parts.values()):
         below = style.gap + style.box_h + style.name_h + 1.0
+    elif any(p.name_below for p in parts.values()):
+        below = style.name_h + 1.0
     placed = place(tree, parts, style, below)
     return _draw(tree, parts, placed, style, figure_id, marked, trace, kind, limit)
 
@@ -243,6 +247,7 @@ def _parts(tree: Tree, kind: str, trace: Trace | None, boards, values, limited, 
             part.blank_leaf = leaf
         elif leaf and kind != "board":
             part.text = short(tree.utilities[node])
+            part.name_below = depth[node] == deepest
         if kind == "alphabeta":
             part.circle = True
             part.circle_text = str(max(1, call.visited_at)) if call is not None else None
@@ -350,10 +355,13 @@ def _node(node: str, part: Part, x: float, y: float, band: float, s: PaperStyle)
             cx, cy = left_x - (lw - s.gap) / 2, top + s.circle_d / 2
             out.append(_circle(cx, cy, part, s))
             top += s.circle_d + 0.6
-        if part.name and not part.below:
+        if part.name and not part.below and not part.name_below:
             nx = left_x - (lw - s.gap) / 2
             out.append(_text(nx * MM, (top + s.name_h - 0.6) * MM, part.name, s.grey if part.grey else s.soft,
                              "middle", 8.5, italic=True))
+    if part.name_below:
+        out.append(_text(x * MM, (y + h / 2 + s.name_h + 0.4) * MM, part.name, s.grey if part.grey else s.soft,
+                         "middle", 8.5, italic=True))
     if part.blank_leaf:
         out.append(_line(x - s.box_w / 2, y + band / 2 + s.gap + s.box_h, ink))
     for label, value, klass in part.below:

@@ -381,9 +381,9 @@ class Builder:
             svg = paper_svg(tree, "alphabeta", trace, figure_id=f"fig-{exercise}-answer")
             blocks.append(self.paper(svg, f"fig-{exercise}-answer", "ans.fig", trace.pruned(tree), KEY_SCALE, n=n))
             blocks.append({"kind": "p", "text": self.summary(trace, tree)})
-            blocks.append(self.steps(tree, True, f"steps-{exercise}", "ans.steps_caption", n=n))
             if entry.get("reorder"):
                 blocks += self.reordered(exercise, tree, trace, n)
+            blocks.append(self.steps(tree, True, f"steps-{exercise}", "ans.steps_caption", n=n))
         else:
             trace = trace_of(tree, "alphabeta") if kind == "board" else None
             svg = paper_svg(tree, kind, trace, figure_id=f"fig-{exercise}-answer", **extra)
