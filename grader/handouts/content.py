@@ -243,13 +243,9 @@ class Builder:
         from ``nilsson_eval``; the last column says whether the reference
         alpha-beta search evaluated the position or cut it off.
         """
-        fx = fixture(fixture_id)
-        game, root = fx.game(), fx.root
         evaluated = set(game_trace(fixture_id, "cutoff").evaluated)
         rows = []
-        for move in game.actions(root):
-            after = game.result(root, move)
-            replies = [game.result(after, reply) for reply in game.actions(after)]
+        for move, after, replies in two_plies(fixture_id):
             backed_up = min(nilsson_eval(board) for board in replies)
             for n, board in enumerate(replies):
                 rows.append([self.w(f"ttt.{square_kind(move)}") if n == 0 else "", board_text(board),
@@ -263,20 +259,16 @@ class Builder:
         """One row per move of the player at the root: the position after it, e(p) of every reply, the
         backed-up value, and how many of the replies alpha-beta evaluated."""
         fx = fixture(fixture_id)
-        game, root = fx.game(), fx.root
         evaluated = set(game_trace(fixture_id, "cutoff").evaluated)
         rows = []
-        for move in game.actions(root):
-            after = game.result(root, move)
-            replies = [game.result(after, reply) for reply in game.actions(after)]
+        for move, after, replies in two_plies(fixture_id):
             values = [nilsson_eval(board) for board in replies] or [nilsson_eval(after)]
             rows.append([self.w("ttt.square", square=move, where=self.w(f"ttt.at.{move}")), board_text(after),
                          ", ".join(fmt(v) for v in values), fmt(min(values)),
                          self.w("ttt.of", k=sum(1 for b in replies if b in evaluated), n=len(replies))])
         head = [self.w(k) for k in ("ttt.move", "ttt.after", "ttt.replies", "ttt.value", "ttt.alphabeta")]
-        return self.table(head, rows, self.w("ttt.summary_caption", position=board_text(root), depth=fx.depth),
-                          [3, 2, 3, 2, 2],
-                          f"nilsson-{fixture_id}")
+        return self.table(head, rows, self.w("ttt.summary_caption", position=board_text(fx.root), depth=fx.depth),
+                          [3, 2, 3, 2, 2], f"nilsson-{fixture_id}")
 
     def features(self, fixture_id: str) -> dict[str, Any]:
         """A weighted-feature evaluation: per position, each feature's count, and e = Σ weight × feature,
@@ -410,6 +402,17 @@ class Builder:
         return self.w("ans.summary", value=fmt(trace.value), action=trace.action,
                       visited=", ".join(trace.visited), evaluated=len(trace.evaluated),
                       pruned=", ".join(pruned) if pruned else self.w("ans.none"))
+
+
+def two_plies(fixture_id: str) -> list[tuple[Any, str, list[str]]]:
+    """The fixture game's moves at its root: (move, the position after it, the positions after each reply)."""
+    fx = fixture(fixture_id)
+    game = fx.game()
+    out = []
+    for move in game.actions(fx.root):
+        after = game.result(fx.root, move)
+        out.append((move, after, [game.result(after, reply) for reply in game.actions(after)]))
+    return out
 
 
 def signed(value: float) -> str:
