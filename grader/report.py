@@ -59,8 +59,10 @@ def chosen(course: Course, name: str | None) -> list[str]:
     return [name]
 
 
-def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE) -> tuple[list[str], bool]:
-    """Run the public tests; the lines to print and whether every test of the chosen exercises passed."""
+def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
+          keep: list | None = None) -> tuple[list[str], bool]:
+    """Run the public tests; the lines to print and whether every test of the chosen exercises passed.
+    ``keep``: a list that receives the chosen exercises' results (``abkit check --html`` writes pages from them)."""
     course, folder = find_course(folder)
     names = chosen(course, name)
     fixtures = course_fixtures(course, current_course().public_fixtures)
@@ -72,6 +74,8 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE)
     lines.append(progress_line(outcomes, lang))
     lines.append(hidden_line(course, names, lang))
     shown = [o for o in outcomes if o.name in names]
+    if keep is not None:
+        keep.extend(r for o in shown for r in o.results)
     return lines, all(o.done for o in shown)
 
 

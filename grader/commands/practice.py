@@ -24,6 +24,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
+    from ..stepthrough.page import write_page as write
     from ..stepthrough.practice import check_shape, practice_page, practice_tree, variant_tree
 
     check_shape(args.b, args.d)
@@ -56,12 +57,3 @@ def course_rule() -> bool:
 
     info = current_course().exercises / "info.yaml"
     return load_info(info).prune_on_equality if info.is_file() else True
-
-
-def write(path: Path, text: str) -> None:
-    """Write a page; a folder that cannot be written is a usage error naming it."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise UsageError("handouts.cannot_write", path=path, reason=error.strerror or str(error)) from None

@@ -63,15 +63,14 @@ def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
     """``--html OUT.html``: the search as a step-through page (a game tree only)."""
     from pathlib import Path
 
-    from ..stepthrough.page import trace_page
-    from .practice import write
+    from ..stepthrough.page import trace_page, write_page
 
     if fixture.tree is None:
         raise UsageError("trace.html_needs_tree", path=args.file)
     heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
     subtitle = t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang, ge="≥", le="≤", alpha="α", beta="β") \
         if algorithm in ("alphabeta", "cutoff", "ordering") else ""
-    write(Path(args.html), trace_page(fixture.tree, trace, args.lang, heading, subtitle, rule))
+    write_page(Path(args.html), trace_page(fixture.tree, trace, args.lang, heading, subtitle, rule))
     print(t("trace.wrote", args.lang, path=args.html))
     return 0
 

@@ -21,6 +21,7 @@ from abkit.i18n import t
 from abkit.trace import Trace
 from abkit.tree import Tree
 
+from ..errors import UsageError
 from ..svgtree import COMPACT, SLOTS, STYLE, layout, natural_width, render_svg
 from ..textree import fmt, key
 from .steps import Step, aligned, divergence, reading, steps_of
@@ -186,7 +187,7 @@ def student_panes(student: Trace, expected: Trace, tree: Tree, rule: bool, lang:
     words = ""
     if first is not None:
         mine[first].mark = "first"
-        words = t("feedback.first", lang, text=findings[0].message.render(lang))
+        words = findings[0].message.render(lang)
         node = key(findings[0].node)
         if node is not None and node in tree:
             mine[first].changes.append((node, "w", "1"))
@@ -215,4 +216,62 @@ def student_page(result, lang: str) -> str:
     return document(lang, title, body)
 
 
-__all__ = ["asset", "assets", "document", "script_json", "step_record", "student_page", "trace_page", "widget"]
+
+
+# -- pages of failing tests ---------------------------------------------------------
+
+def wants_page(result) -> bool:
+    """Whether a test's result gets a step-through page: it failed (or raised) on a game tree after generating
+    something, within about twice the tree (the drawing is the tree's), and there is an expected trace."""
+    student, tree, expected = result.student, result.tree, result.expected
+    if result.status not in ("failed", "error") or student is None or tree is None or expected is None:
+        return False
+    return 0 < len(student.visited) <= 2 * len(tree) + 2
+
+
+def page_names(names: list[str], prefix: str = "") -> dict[str, str]:
+    """A file name per test name: its letters, digits, ``.``, ``_`` and ``-`` (others become ``-``), unique.
+
+    >>> page_names(["alphabeta/aima-fig-5-2", "alphabeta/public/x/max_value(B, 1, 5)"], "steps-")
+    {'alphabeta/aima-fig-5-2': 'steps-alphabeta-aima-fig-5-2.html', 'alphabeta/public/x/max_value(B, 1, 5)': 'steps-alphabeta-public-x-max_value-B-1-5.html'}
+    """
+    import re
+
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for name in names:
+        stem = prefix + (re.sub(r"[^\w.-]+", "-", name, flags=re.ASCII).strip("-.") or "test")[:120]
+        candidate, k = stem, 1
+        while candidate.lower() in used:
+            k += 1
+            candidate = f"{stem}-{k}"
+        used.add(candidate.lower())
+        out[name] = candidate + ".html"
+    return out
+
+
+def write_pages(results: list, folder: Path, lang: str, prefix: str = "") -> list[Path]:
+    """A page per result that :func:`wants_page` into ``folder`` (made if missing); the files written.
+    Pages of this kind left from an earlier run (named with ``prefix``) that no failing test names now are removed,
+    so the folder never shows a test that passes now as failing."""
+    wanted = [r for r in results if wants_page(r)]
+    names = page_names([r.name for r in wanted], prefix)
+    written = []
+    for result in wanted:
+        path = folder / names[result.name]
+        write_page(path, student_page(result, lang))
+        written.append(path)
+    if prefix and folder.is_dir():
+        for old in folder.glob(f"{prefix}*.html"):
+            if old not in written:
+                old.unlink(missing_ok=True)
+    return written
+
+
+def write_page(path: Path, text: str) -> None:
+    """Write a page (its folder made if missing); a path that cannot be written is a :class:`UsageError`."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise UsageError("handouts.cannot_write", path=path, reason=error.strerror or str(error)) from None
