@@ -198,7 +198,8 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
     rest = failed[MAX_TESTS_SHOWN:]
     if rest:
         out += ["", t("grade.feedback.more", lang, count=len(rest)),
-                *(f"- {tg.result.label(lang)} (`{tg.test.id}`)" for tg in rest)]
+                *(f"- {tg.result.label(lang)} (`{tg.test.id}`)"
+                  + (f" · `{pages[tg.test.id]}`" if pages and tg.test.id in pages else "") for tg in rest)]
     if not_run:
         out += ["", t("grade.feedback.not_run", lang, count=not_run)]
     return out
