@@ -132,7 +132,7 @@ def widget(tree: Tree, panes: list[tuple[str, list[Step], str]], lang: str, widg
                   f'{escape(first_text)}</div>')
     return (f'<div class="abk" data-abk id="{escape(widget_id)}" tabindex="0">'
             f'{_bar(lang, first is not None)}{banner}<div class="abk-panes">{"".join(html)}</div>'
-            f'<p class="abk-note">{escape(t("page.keys", lang))}</p>'
+            f'<p class="abk-note abk-keys">{escape(t("page.keys", lang))}</p>'
             f'<h3 class="abk-list-title">{escape(t("page.steps", lang))}</h3>'
             f'<noscript><p>{escape(t("page.no_script", lang))}</p><ol>'
             + "".join(f"<li>{escape(s.say.render(lang))}</li>" for s in panes[0][1]) +

@@ -268,7 +268,7 @@
   Practice.prototype.clear = function () {
     var self = this;
     Array.from(this.marked).forEach(function (n) { self.toggle(n); });
-    this.el.querySelectorAll('.abk-form input').forEach(function (i) { i.value = ''; i.classList.remove('abk-bad'); });
+    this.el.querySelectorAll('input[data-answer], input[data-bound]').forEach(function (i) { i.value = ''; i.classList.remove('abk-bad'); });
     this.leaves.forEach(function (g) { g.classList.remove('abk-bad'); });
     this.verdict.hidden = true;
   };
