@@ -253,13 +253,18 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
 
 
 def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
-    """The results of the failing tests that get a step-through page: visible ones only (a hidden test never
-    shows its tree), with a trace of the student's on a game tree (:func:`grader.stepthrough.page.wants_page`)."""
+    """The results of the failing tests that get a step-through page: per exercise the first :data:`TREES_SHOWN`
+    failing visible tests with a trace of the student's on a game tree (:func:`grader.stepthrough.page.wants_page`),
+    the interactive form of the trees ``feedback.md`` draws. A hidden test never gets one (it would show its tree),
+    and a student's pages stay a few hundred kilobytes however many tests fail."""
     from .stepthrough.page import wants_page
 
-    return [tg.result for exercise in grade.exercises.values() for tg in exercise.tests
-            if not tg.result.passed and not tg.not_run and _shown(tg, visibility=rubric.visibility)
-            and wants_page(tg.result)]
+    chosen = []
+    for exercise in grade.exercises.values():
+        failed = [tg.result for tg in exercise.tests if not tg.result.passed and not tg.not_run
+                  and _shown(tg, rubric.visibility) and wants_page(tg.result)]
+        chosen += failed[:TREES_SHOWN]
+    return chosen
 
 
 def read_results(out: Path, student: str) -> dict | None:

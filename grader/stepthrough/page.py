@@ -118,9 +118,9 @@ def widget(tree: Tree, panes: list[tuple[str, list[Step], str]], lang: str, widg
     """The stepper: controls, one pane per ``(title, steps, note)`` (the first drives the others, through
     ``align``), the first difference (step ``first``, told by ``first_text``), the list of steps and the data."""
     html, data = [], {"panes": []}
-    for index, (title, steps, note) in enumerate(panes):
-        svg, width = tree_svg(tree, f"{widget_id}-tree-{index}")
-        html.append(_pane(index, title, svg, width, lang, note))
+    svg, width = tree_svg(tree, f"{widget_id}-tree")
+    for index, (title, steps, note) in enumerate(panes):  # one drawing in the page: the script copies it per pane
+        html.append(_pane(index, title, svg if index == 0 else "", width, lang, note))
         data["panes"].append({"steps": [step_record(s, lang, tree) for s in steps]})
     if align is not None:
         data["align"] = align

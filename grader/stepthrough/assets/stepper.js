@@ -120,6 +120,14 @@
     var self = this;
     this.el = el;
     this.panes = [];
+    var boxes = el.querySelectorAll('.abk-pane .abk-tree'), drawn = boxes[0] && boxes[0].querySelector('svg');
+    for (var b = 1; b < boxes.length; b++) {   /* the page holds the tree once: each other pane gets a copy */
+      if (drawn && !boxes[b].querySelector('svg')) {
+        var copy = drawn.cloneNode(true);
+        copy.id = drawn.id + '-' + b;
+        boxes[b].appendChild(copy);
+      }
+    }
     el.querySelectorAll('.abk-pane').forEach(function (p, i) { self.panes.push(new Pane(p, data.panes[i])); });
     this.align = data.align || null;
     this.first = (data.first === undefined) ? null : data.first;
