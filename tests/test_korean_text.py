@@ -1,0 +1,160 @@
+"""Every Korean text of the kit is written as one Korean writing layer would: particles that agree
+with the value before them as it is read aloud, one glossary term per concept, no English sentence.
+
+The tests scan whole catalogues (messages, handout words, exercise hints, fixtures' texts, the course
+README), so a message added later is held to the same rules. The reading of a value is worked out by
+``tests/korean_text.py``, independently of :mod:`abkit.korean`.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+import yaml
+
+from abkit.fixture import load_fixture
+from abkit.i18n import catalogue, fill
+from abkit.loading import EXERCISES, FIXTURES, KIT_ROOT
+from grader.handouts.words import english, words
+from korean_text import (VALUES, bare_particles, english_sentences, glossary, glossary_violations, particle_fields,
+                         value_joins, wrong_joins)
+from test_korean import node_names
+
+OUTLINE = KIT_ROOT / "handouts" / "outline.yaml"
+
+
+def code_keys() -> set[str]:
+    """The handout words printed as code blocks (pseudocode, commands): English keywords are code there."""
+    found: set[str] = set()
+
+    def walk(item) -> None:
+        if isinstance(item, dict):
+            if isinstance(item.get("code"), str):
+                found.add(item["code"])
+            for value in item.values():
+                walk(value)
+        elif isinstance(item, list):
+            for value in item:
+                walk(value)
+
+    walk(yaml.safe_load(OUTLINE.read_text(encoding="utf-8")))
+    return found
+
+
+def korean_templates() -> dict[str, tuple[str, str]]:
+    """Every Korean template of the kit with its English source: id -> (Korean, English)."""
+    en = catalogue("en")
+    texts = {f"messages:{key}": (text, en.get(key, "")) for key, text in catalogue("ko").items()}
+    english_words = english()
+    texts.update({f"handouts:{key}": (text, english_words.get(key, "")) for key, text in words("ko").items()})
+    info = yaml.safe_load((EXERCISES / "info.yaml").read_text(encoding="utf-8"))
+    for exercise in info["exercises"]:
+        texts[f"info:{exercise['name']}.title"] = (exercise["title"]["ko"], exercise["title"]["en"])
+        for n, (ko, en_hint) in enumerate(zip(exercise["hints"]["ko"], exercise["hints"]["en"]), 1):
+            texts[f"info:{exercise['name']}.hint{n}"] = (ko, en_hint)
+    for path in sorted(FIXTURES.glob("*/*.yaml")):
+        fixture = load_fixture(path)
+        for field, text in [("title", fixture.title), ("description", getattr(fixture, "description", {}))]:
+            if isinstance(text, dict) and text.get("ko"):
+                texts[f"fixture:{path.stem}.{field}"] = (text["ko"], text.get("en", ""))
+        for node, note in fixture.notes.items():
+            if note.get("ko"):
+                texts[f"fixture:{path.stem}.notes.{node}"] = (note["ko"], note.get("en", ""))
+    readme = (KIT_ROOT / "grader" / "course_readme.md").read_text(encoding="utf-8")
+    if "\n## 새 학기" in readme:
+        english_part, korean_part = readme.split("\n## 새 학기", 1)
+        texts["course_readme"] = ("## 새 학기" + korean_part, english_part)
+    return texts
+
+
+TEMPLATES = korean_templates()
+CODE = {f"handouts:{key}" for key in code_keys()}
+
+
+def test_the_scan_covers_every_catalogue():
+    kinds = {key.split(":")[0] for key in TEMPLATES}
+    assert kinds == {"messages", "handouts", "info", "fixture", "course_readme"}, kinds
+    assert len(TEMPLATES) > 700 and CODE
+
+
+def test_no_particle_follows_a_value_without_a_spec_and_none_is_written_both_ways():
+    bad = {key: found for key, (text, _) in TEMPLATES.items() if (found := bare_particles(text))}
+    assert not bad, bad
+
+
+def test_no_hand_written_join_of_a_value_and_a_particle_disagrees():
+    """Texts without placeholders name values too ("C3이 가지치기됩니다"): each join agrees."""
+    joins = sum(len(value_joins(text)) for text, _ in TEMPLATES.values())
+    bad = {key: found for key, (text, _) in TEMPLATES.items() if (found := wrong_joins(text))}
+    assert joins > 100 and not bad, bad
+
+
+def _names(text: str) -> set[str]:
+    return {re.split(r"[.\[]", name)[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_every_particle_spec_agrees_with_every_value_and_node_name():
+    """Each template with a particle spec rendered with −99…999, decimals, ∞, α, β and every fixture
+    node name: each particle after a value agrees with the value as read aloud."""
+    specs = {key: text for key, (text, _) in TEMPLATES.items() if particle_fields(text)}
+    assert len(specs) >= 5, sorted(specs)  # the steps and the feedback's windows at least
+    values = VALUES + node_names()
+    checked, bad = 0, []
+    for key, text in specs.items():
+        for value in values:
+            rendered = fill(text, "ko", dict.fromkeys(_names(text), value))
+            joins = value_joins(rendered)
+            assert len(joins) >= len(particle_fields(text)), (key, value, rendered)
+            checked += 1
+            bad += [(key, found) for found in wrong_joins(rendered)]
+    assert checked >= len(specs) * len(values) >= 5 * len(values) and not bad, bad[:20]
+
+
+def test_every_korean_text_uses_the_glossary_terms():
+    bad = {key: found for key, (text, _) in TEMPLATES.items() if (found := glossary_violations(text))}
+    assert not bad, bad
+
+
+def test_gidaetgap_means_the_expectation_only():
+    """기댓값 is expectimax's Σ P(r)·value: its English source speaks of an expectation, never an expected answer."""
+    bad = [key for key, (ko, en) in TEMPLATES.items()
+           if "기댓값" in ko and not re.search(r"expectation|expected value|expecti(mini)?max|Σ", en, re.I)]
+    assert not bad, bad
+
+
+def test_no_english_sentence_in_a_korean_text():
+    bad = {key: found for key, (text, _) in TEMPLATES.items()
+           if key not in CODE and (found := english_sentences(text))}
+    assert not bad, bad
+
+
+def test_the_glossary_is_well_formed():
+    entries = glossary()
+    assert len(entries) >= 20
+    for entry in entries:
+        assert set(entry) == {"en", "ko", "seed", "avoid"}, entry
+        assert entry["en"] and entry["ko"] and isinstance(entry["avoid"], list), entry
+        assert not any(avoid in entry["ko"] for avoid in entry["avoid"]), entry
+    kit_terms = [term for entry in entries for term in re.split(r",\s*", entry["ko"])]
+    assert len(kit_terms) == len(set(kit_terms)), "a Korean term names two concepts"
+
+
+@pytest.mark.parametrize("sample, found", [
+    ("3를 돌려줌", ["3를"]), ("B1으로 간다", ["B1으로"]), ("C3가 잘림", ["C3가"]), ("10는", ["10는"]),
+    ("α을", ["α을"]), ("−∞은", ["−∞은"]), ("1/3으로", ["1/3으로"]),
+])
+def test_the_join_check_finds_wrong_particles(sample, found):
+    assert [w.split(" ")[0] for w in wrong_joins(sample)] == found
+
+
+def test_the_join_check_accepts_right_ones_and_the_copula():
+    assert wrong_joins("3을 돌려줌, 2를, B1로, C3으로, 10은, α는, v ≤ α이면, 확률 1/3로, 결과(3)가, TD-Gammon(1995)은") == []
+
+
+def test_english_sentences_are_found_and_code_is_not():
+    assert english_sentences("올바른 YAML이 아닙니다: mapping values are not allowed here") == \
+        ["mapping values are not allowed here"]
+    assert english_sentences("`abkit check --lang ko`로 'abkit hint alphabeta'를, game.result(state, a)를 "
+                             "호출하세요. value, action, visited 필드와 Deep Blue, fail-soft") == []
