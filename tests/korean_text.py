@@ -7,6 +7,7 @@ can fail.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from pathlib import Path
@@ -97,6 +98,7 @@ def particle_fields(template: str) -> list[tuple[str, str]]:
             if name is not None and spec and split_spec(spec)[1]]
 
 
+@functools.lru_cache(maxsize=None)
 def glossary() -> list[dict]:
     """The glossary's entries: en, ko, seed, avoid."""
     return yaml.safe_load(GLOSSARY.read_text(encoding="utf-8"))

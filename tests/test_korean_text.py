@@ -158,3 +158,112 @@ def test_english_sentences_are_found_and_code_is_not():
         ["mapping values are not allowed here"]
     assert english_sentences("`abkit check --lang ko`로 'abkit hint alphabeta'를, game.result(state, a)를 "
                              "호출하세요. value, action, visited 필드와 Deep Blue, fail-soft") == []
+
+
+def document_texts(document) -> list[str]:
+    """Every text of a handout's document model: titles, paragraphs, list items, table cells, captions,
+    notes (figures' SVG, ids and code blocks aside)."""
+    texts = [document.title, document.subtitle]
+
+    def walk(item) -> None:
+        if isinstance(item, str):
+            texts.append(item)
+        elif isinstance(item, dict):
+            if item.get("kind") != "code":
+                for key, value in item.items():
+                    if key not in ("svg", "id", "kind", "node"):
+                        walk(value)
+        elif isinstance(item, (list, tuple)):
+            for value in item:
+                walk(value)
+
+    for section in document.sections:
+        texts.append(section.title)
+        walk(section.blocks)
+    return texts
+
+
+@pytest.fixture(scope="module")
+def korean_documents():
+    """The Korean handout, answer key, and the sheets and keys of ten students' variants."""
+    from grader.handouts.content import build_document
+
+    documents = [build_document("ko", "handout"), build_document("ko", "answer_key")]
+    for n in range(10):
+        documents += [build_document("ko", edition, f"s{n:02d}") for edition in ("student_sheet", "variant_key")]
+    return documents
+
+
+def test_every_value_particle_join_of_the_korean_handouts_agrees(korean_documents):
+    """The documents as printed: step tables, notes, keys and variants; every join of a value and a particle."""
+    joins, bad = 0, []
+    for document in korean_documents:
+        for text in document_texts(document):
+            joins += len(value_joins(text))
+            bad += [(document.edition, document.student, found) for found in wrong_joins(text)]
+    assert joins > 500 and not bad, bad[:20]
+
+
+def test_the_korean_handouts_use_the_glossary_and_no_english_sentence(korean_documents):
+    for document in korean_documents:
+        for text in document_texts(document):
+            assert not glossary_violations(text), (document.edition, text)
+            assert not english_sentences(text), (document.edition, text)
+
+
+def _run_cli(*args) -> str:
+    """What ``abkit ARGS`` prints (stdout and stderr), run in-process."""
+    import contextlib
+    import io
+
+    from grader.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        try:
+            main([str(a) for a in args])
+        except SystemExit:
+            pass
+    return out.getvalue()
+
+
+def _prose(markdown: str) -> str:
+    """Markdown without its fenced code blocks (tracebacks, printed output, trees drawn as text)."""
+    return re.sub(r"```.*?```", " ", markdown, flags=re.S)
+
+
+@pytest.fixture(scope="module")
+def korean_feedback(tmp_path_factory) -> dict[str, str]:
+    """What Korean students and instructors read: ``abkit check`` on every named mistake of the catalogue
+    (a mutant of the reference in the student's file) and a graded class's terminal, summary and feedback."""
+    import shutil
+
+    from abkit.loading import SOLUTIONS
+    from grader.mistakes import CATALOGUE, mutant_source
+
+    outputs = {}
+    for mistake in CATALOGUE:
+        folder = tmp_path_factory.mktemp(mistake.id)
+        for path in SOLUTIONS.glob("*.py"):
+            shutil.copy(path, folder / path.name)
+        shutil.copy(EXERCISES / "info.yaml", folder / "info.yaml")
+        source = mutant_source(mistake)
+        if mistake.flip_rule:
+            source = source.replace("PRUNE_ON_EQUALITY = True", "PRUNE_ON_EQUALITY = False")
+        (folder / f"{mistake.exercise}.py").write_text(source, encoding="utf-8")
+        outputs[f"check {mistake.id}"] = _run_cli("check", mistake.exercise, "--exercises", folder, "--lang", "ko")
+    out = tmp_path_factory.mktemp("grades")
+    outputs["grade"] = _run_cli("grade", KIT_ROOT / "examples" / "submissions", "--out", out, "-j", "1", "--lang", "ko")
+    for path in sorted(out.rglob("*.md")):
+        outputs[str(path.relative_to(out))] = _prose(path.read_text(encoding="utf-8"))
+    return outputs
+
+
+def test_check_and_grade_feedback_in_korean_agree_and_speak_korean(korean_feedback):
+    first = catalogue("ko")["feedback.first"].split("{")[0]  # each mistake is named at its first difference
+    assert sum(first in text for key, text in korean_feedback.items() if key.startswith("check")) >= 25
+    joins, bad = 0, []
+    for key, text in korean_feedback.items():
+        joins += len(value_joins(text))
+        bad += [(key, found) for found in wrong_joins(text) + glossary_violations(text) + english_sentences(text)]
+    assert joins > 100 and not bad, bad[:20]
