@@ -267,3 +267,67 @@ def test_check_and_grade_feedback_in_korean_agree_and_speak_korean(korean_feedba
         joins += len(value_joins(text))
         bad += [(key, found) for found in wrong_joins(text) + glossary_violations(text) + english_sentences(text)]
     assert joins > 100 and not bad, bad[:20]
+
+
+# --- Korean lines break between words only -----------------------------------------------------
+
+HANGUL = re.compile(r"[가-힣]")
+
+
+def mid_word_breaks(pdf_text: str, source: str) -> tuple[list[str], int]:
+    """Line breaks of a PDF's text (``pdftotext``) that fall inside a word of ``source``, with the number of
+    line breaks next to Hangul that were checked. A break between ``a`` and ``b`` is inside a word when the
+    source holds ``ab`` but never ``a b``."""
+    flat = " " + re.sub(r"\s+", " ", re.sub(r"\*\*|`", "", source)) + " "
+    lines = [line.strip() for line in pdf_text.splitlines()]
+    bad, checked = [], 0
+    for a, b in zip(lines, lines[1:]):
+        if not a or not b:
+            continue
+        last, first = a.split()[-1], b.split()[0]
+        if HANGUL.match(last[-1]) or HANGUL.match(first[0]):
+            checked += 1
+            if last + first in flat and f"{last} {first}" not in flat:
+                bad.append(f"{last}/{first}")
+    return bad, checked
+
+
+def test_the_break_check_finds_a_word_broken_across_lines():
+    source = "알파베타는 남은 자식을 건너뜁니다. 그리고"
+    assert mid_word_breaks("알파베타는 남은 자식을 건너뜁\n니다. 그리고", source) == (["건너뜁/니다."], 1)
+    assert mid_word_breaks("알파베타는 남은 자식을\n건너뜁니다. 그리고", source) == ([], 1)
+
+
+def test_the_korean_pdfs_break_lines_between_words_only(tmp_path_factory):
+    """The handout, the key, a student's sheet and its key as printed: no line ends inside a word."""
+    import shutil
+    import subprocess
+
+    from grader.handouts import build, jobs
+    from grader.handouts.content import build_document
+
+    if shutil.which("pdftotext") is None:
+        pytest.skip("pdftotext is not installed (poppler-utils); cannot read the PDF")
+    out = tmp_path_factory.mktemp("ko-pdf")
+    build(["ko"], out, ["s01"], formats=("pdf",))
+    total = 0
+    for job in jobs(["ko"], ["s01"]):
+        text = subprocess.run(["pdftotext", str(job.path(out, "pdf")), "-"], capture_output=True, text=True,
+                              check=True).stdout
+        document = build_document("ko", job.edition, job.student)
+        source = " ".join(document_texts(document) + [b["text"] for s in document.sections for b in s.blocks
+                                                       if b.get("kind") == "code"])
+        bad, checked = mid_word_breaks(text, source)
+        assert not bad, (job.edition, bad)
+        total += checked
+    assert total > 100
+
+
+def test_the_korean_html_breaks_lines_between_words_only():
+    from grader.handouts.content import build_document
+    from grader.handouts.render import render_html
+
+    html = render_html(build_document("ko", "handout"))
+    assert '<html lang="ko">' in html
+    assert re.search(r":lang\(ko\)\s*\{[^}]*word-break:\s*keep-all", html)
+    assert not re.search(r"(body|p|li|td)\s*\{[^}]*overflow-wrap:\s*anywhere", html)  # anywhere: code only
