@@ -331,3 +331,46 @@ def test_the_korean_html_breaks_lines_between_words_only():
     assert '<html lang="ko">' in html
     assert re.search(r":lang\(ko\)\s*\{[^}]*word-break:\s*keep-all", html)
     assert not re.search(r"(body|p|li|td)\s*\{[^}]*overflow-wrap:\s*anywhere", html)  # anywhere: code only
+
+
+# --- every message in the reader's language, including what libraries say -----------------------
+
+#: YAML that each parser (libyaml's and PyYAML's) refuses, each for another reason
+BROKEN_YAML = ["a: b: c", "a:\n\tb: 1", "[1, 2", "{a: 1", "a: 'x", 'a: "\\q"', "a:\n  - 1\n - 2", "a:\n  b: 1\n c: 2",
+               "a: @x", "a: \x07", "--- a\n--- b\n...\n%YAML 1.1\n", "a: [1, }", "- a\nb: 1", "a: *x", "a: [1, 2]]",
+               "{a: 1}}", "a: `x`", "a: %x"]
+
+
+@pytest.mark.parametrize("loader", ["CSafeLoader", "SafeLoader"])
+def test_the_yaml_parsers_complaints_are_the_kits_words(loader, monkeypatch):
+    from abkit import yamlsafe
+
+    if not hasattr(yaml, loader):
+        pytest.skip(f"PyYAML was built without {loader}")
+    monkeypatch.setattr(yamlsafe, "LOADER", getattr(yaml, loader))
+    keys = []
+    for text in BROKEN_YAML:
+        with pytest.raises(yamlsafe.YamlError) as raised:
+            yamlsafe.compose(text)
+        if raised.value.message.key == "yaml.syntax":  # else the kit's own words (an alias, two documents)
+            keys.append(raised.value.message.params["problem"].key)
+        korean = raised.value.message.render("ko")
+        assert not english_sentences(korean) and not wrong_joins(korean), (text, korean)
+    assert "yaml.problem.other" not in keys and len(set(keys)) >= 10, keys
+
+
+def test_fixtures_verify_in_korean_says_every_problem_in_korean(tmp_path):
+    """The malformed corpus and a few broken files through ``abkit fixtures verify --lang ko``: each problem is
+    named in Korean (no English sentence of the parser's), with particles that agree."""
+    import shutil
+
+    malformed = KIT_ROOT / "tests" / "malformed"
+    for path in malformed.glob("*.yaml"):
+        shutil.copy(path, tmp_path / path.name)
+    for n, text in enumerate(BROKEN_YAML):
+        (tmp_path / f"broken-{n}.yaml").write_text(text, encoding="utf-8")
+    out = _run_cli("fixtures", "verify", tmp_path, "--lang", "ko")
+    lines = [line for line in out.splitlines() if ".yaml:" in line]
+    assert len(lines) >= len(BROKEN_YAML) + 20, out
+    bad = [(line, found) for line in lines for found in english_sentences(line) + wrong_joins(line)]
+    assert not bad, bad
