@@ -374,3 +374,42 @@ def test_fixtures_verify_in_korean_says_every_problem_in_korean(tmp_path):
     assert len(lines) >= len(BROKEN_YAML) + 20, out
     bad = [(line, found) for line in lines for found in english_sentences(line) + wrong_joins(line)]
     assert not bad, bad
+
+
+def _parsers(parser, path=()):
+    """Every parser of the command line: ``abkit`` and each command and action below it, with its path."""
+    import argparse
+
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, path + (name,))
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_help_fits_80_columns_by_display_width(lang, monkeypatch):
+    """Every ``--help`` at 80 columns: no line wider than the terminal (Hangul counts two columns), Korean
+    broken between words only, and no English sentence in the Korean help."""
+    from grader.cli import _localize_argparse, build_parser, display_width
+
+    monkeypatch.setenv("COLUMNS", "80")
+    _localize_argparse(lang)
+    try:
+        parsers = list(_parsers(build_parser(lang)))
+        assert len(parsers) >= 15
+        for path, parser in parsers:
+            text = parser.format_help()
+            wide = [line for line in text.splitlines() if display_width(line) > 80]
+            assert not wide, (path, wide)
+            if lang == "ko":
+                words = set(re.sub(r"\s+", " ", " ".join(a.help or "" for a in parser._actions)
+                                   + " " + (parser.description or "")).split())
+                lines = [line.strip() for line in text.splitlines()]
+                broken = [f"{a.split()[-1]}/{b.split()[0]}" for a, b in zip(lines, lines[1:]) if a and b
+                          and f"{a.split()[-1]}{b.split()[0]}" in words and HANGUL.search(a.split()[-1])]
+                assert not broken, (path, broken)
+                prose = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(("사용법", "[")))
+                assert not english_sentences(prose), (path, english_sentences(prose))
+    finally:
+        _localize_argparse("en")
