@@ -41,6 +41,13 @@ def catalogue(lang: str) -> dict[str, str]:
     return merged
 
 
+@functools.lru_cache(maxsize=None)
+def glossary() -> tuple[dict, ...]:
+    """The kit's terms, one entry per concept (``messages/glossary.yaml``): ``en``, ``ko`` (the only Korean
+    term the kit uses for it), ``seed`` (the Korean course text's term, or ``""``) and ``avoid``."""
+    return tuple(yaml.safe_load((_MESSAGES / "glossary.yaml").read_text(encoding="utf-8")))
+
+
 def normalize_lang(lang: str | None) -> str:
     """``ko``, ``ko_KR.UTF-8`` and ``Korean`` mean Korean; anything else English."""
     if lang and lang.lower().startswith(("ko", "korean")):

@@ -162,12 +162,14 @@ def test_english_sentences_are_found_and_code_is_not():
 
 def document_texts(document) -> list[str]:
     """Every text of a handout's document model: titles, paragraphs, list items, table cells, captions,
-    notes (figures' SVG, ids and code blocks aside)."""
+    notes (figures' SVG, ids and code blocks aside; of the glossary, the kit's own terms)."""
     texts = [document.title, document.subtitle]
 
     def walk(item) -> None:
         if isinstance(item, str):
             texts.append(item)
+        elif isinstance(item, dict) and item.get("glossary"):  # English and the seed's terms are quoted there
+            texts.extend([item["caption"], *item["head"], *(row[1] for row in item["rows"])])
         elif isinstance(item, dict):
             if item.get("kind") != "code":
                 for key, value in item.items():
@@ -413,3 +415,18 @@ def test_help_fits_80_columns_by_display_width(lang, monkeypatch):
                 assert not english_sentences(prose), (path, english_sentences(prose))
     finally:
         _localize_argparse("en")
+
+
+def test_the_handout_ends_with_the_glossary_in_both_languages():
+    """The last section prints glossary.yaml: every entry's English term, the kit's Korean term and the seed's."""
+    from abkit.i18n import glossary as kit_glossary
+    from grader.handouts.content import build_document
+
+    entries = kit_glossary()
+    for lang in ("en", "ko"):
+        last = build_document(lang, "handout").sections[-1]
+        tables = [b for b in last.blocks if b.get("glossary")]
+        assert last.id == "glossary" and len(tables) == 1
+        assert tables[0]["rows"] == [[e["en"], e["ko"], e["seed"] or "—"] for e in entries]
+    assert {"수평선 효과", "시계 효과", "정답", "확률 노드", "깊이 제한", "α–β 구간"} <= \
+        {term for e in entries for term in (e["ko"], e["seed"])}
