@@ -12,6 +12,7 @@ A key must exist in every language (``tests/test_i18n.py`` checks it).
 
 from __future__ import annotations
 
+import errno
 import functools
 import locale
 import os
@@ -38,6 +39,13 @@ def catalogue(lang: str) -> dict[str, str]:
                 raise ValueError(f"{path}: message key {key!r} is defined twice")
             merged[key] = text
     return merged
+
+
+@functools.lru_cache(maxsize=None)
+def glossary() -> tuple[dict, ...]:
+    """The kit's terms, one entry per concept (``messages/glossary.yaml``): ``en``, ``ko`` (the only Korean
+    term the kit uses for it), ``seed`` (the Korean course text's term, or ``""``) and ``avoid``."""
+    return tuple(yaml.safe_load((_MESSAGES / "glossary.yaml").read_text(encoding="utf-8")))
 
 
 def normalize_lang(lang: str | None) -> str:
@@ -101,3 +109,23 @@ class Message:
 
     def __repr__(self) -> str:
         return f"Message({self.key!r}, **{self.params!r})"
+
+
+#: what the system says about a file, by its error number: the reader's language, never the system's English
+OS_PROBLEMS = {errno.ENOENT: "os.missing", errno.EACCES: "os.denied", errno.EPERM: "os.denied",
+               errno.EISDIR: "os.is_folder", errno.ENOTDIR: "os.not_folder", errno.ENOSPC: "os.full",
+               errno.EROFS: "os.read_only", errno.EEXIST: "os.exists", errno.ENAMETOOLONG: "os.too_long",
+               errno.ELOOP: "os.loop"}
+
+
+def os_problem(error: BaseException) -> Message:
+    """Why a file could not be read or written, as a :class:`Message` (``error``: an ``OSError`` or
+    ``UnicodeDecodeError``).
+
+    >>> os_problem(FileNotFoundError(errno.ENOENT, "No such file or directory")).render("ko")
+    '파일이나 폴더가 없습니다'
+    """
+    if isinstance(error, UnicodeDecodeError):
+        return Message("os.not_utf8")
+    number = getattr(error, "errno", None)
+    return Message(OS_PROBLEMS[number]) if number in OS_PROBLEMS else Message("os.other", number=number or "?")

@@ -30,7 +30,7 @@ def alpha_beta_search(game, state):
     return best
     """
     # TODO: write alpha_beta_search here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 alpha_beta_search을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 alpha_beta_search 함수를 작성하세요.
     raise NotImplementedError("alpha_beta_search")
 
 
@@ -46,7 +46,7 @@ def max_value(game, state, alpha, beta):
     return v
     """
     # TODO: write max_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 max_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 max_value 함수를 작성하세요.
     raise NotImplementedError("max_value")
 
 
@@ -62,5 +62,5 @@ def min_value(game, state, alpha, beta):
     return v
     """
     # TODO: write min_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 min_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 min_value 함수를 작성하세요.
     raise NotImplementedError("min_value")

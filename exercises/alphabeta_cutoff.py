@@ -18,14 +18,14 @@ def alpha_beta_cutoff_search(game, state, depth, eval_fn):
     first); None at a terminal state or when depth is 0.
     """
     # TODO: write alpha_beta_cutoff_search here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 alpha_beta_cutoff_search을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 alpha_beta_cutoff_search 함수를 작성하세요.
     raise NotImplementedError("alpha_beta_cutoff_search")
 
 
 def cutoff_test(game, state, depth):
     """CUTOFF-TEST(state, depth): true when no ply is left (depth is 0) or the game is over."""
     # TODO: write cutoff_test here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 cutoff_test을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 cutoff_test 함수를 작성하세요.
     raise NotImplementedError("cutoff_test")
 
 
@@ -41,7 +41,7 @@ def max_value(game, state, alpha, beta, depth, eval_fn):
     return v
     """
     # TODO: write max_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 max_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 max_value 함수를 작성하세요.
     raise NotImplementedError("max_value")
 
 
@@ -57,5 +57,5 @@ def min_value(game, state, alpha, beta, depth, eval_fn):
     return v
     """
     # TODO: write min_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 min_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 min_value 함수를 작성하세요.
     raise NotImplementedError("min_value")

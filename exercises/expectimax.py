@@ -17,33 +17,33 @@ def expectiminimax_decision(game, state):
     move (MAX: highest, MIN: lowest); None at a terminal state.
     """
     # TODO: write expectiminimax_decision here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 expectiminimax_decision을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 expectiminimax_decision 함수를 작성하세요.
     raise NotImplementedError("expectiminimax_decision")
 
 
 def expectiminimax(game, state):
     """EXPECTIMINIMAX(s): MAX-VALUE, MIN-VALUE or CHANCE-VALUE of s, by PLAYER(s)."""
     # TODO: write expectiminimax here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 expectiminimax을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 expectiminimax 함수를 작성하세요.
     raise NotImplementedError("expectiminimax")
 
 
 def max_value(game, state):
     """MAX-VALUE(s): UTILITY(s) at a terminal state, else max over a of EXPECTIMINIMAX(RESULT(s, a))."""
     # TODO: write max_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 max_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 max_value 함수를 작성하세요.
     raise NotImplementedError("max_value")
 
 
 def min_value(game, state):
     """MIN-VALUE(s): UTILITY(s) at a terminal state, else min over a of EXPECTIMINIMAX(RESULT(s, a))."""
     # TODO: write min_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 min_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 min_value 함수를 작성하세요.
     raise NotImplementedError("min_value")
 
 
 def chance_value(game, state):
     """CHANCE-VALUE(s): UTILITY(s) at a terminal state, else sum over r of P(r) * EXPECTIMINIMAX(RESULT(s, r))."""
     # TODO: write chance_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 chance_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 chance_value 함수를 작성하세요.
     raise NotImplementedError("chance_value")

@@ -23,7 +23,7 @@ def minimax_decision(game, state):
         return the first a in ACTIONS(state) with the lowest MAX-VALUE(RESULT(state, a))
     """
     # TODO: write minimax_decision here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 minimax_decision을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 minimax_decision 함수를 작성하세요.
     raise NotImplementedError("minimax_decision")
 
 
@@ -37,7 +37,7 @@ def max_value(game, state):
     return v
     """
     # TODO: write max_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 max_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 max_value 함수를 작성하세요.
     raise NotImplementedError("max_value")
 
 
@@ -51,5 +51,5 @@ def min_value(game, state):
     return v
     """
     # TODO: write min_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 min_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 min_value 함수를 작성하세요.
     raise NotImplementedError("min_value")

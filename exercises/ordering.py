@@ -18,7 +18,7 @@ def ordered_actions(game, state, eval_fn):
     ACTIONS gave them.
     """
     # TODO: write ordered_actions here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 ordered_actions을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 ordered_actions 함수를 작성하세요.
     raise NotImplementedError("ordered_actions")
 
 
@@ -32,14 +32,14 @@ def iterative_deepening_search(game, state, depth, eval_fn):
     beats -inf/+inf); None at a terminal state.
     """
     # TODO: write iterative_deepening_search here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 iterative_deepening_search을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 iterative_deepening_search 함수를 작성하세요.
     raise NotImplementedError("iterative_deepening_search")
 
 
 def actions_in_order(game, state, best_moves):
     """ACTIONS(state) with the action remembered in best_moves for state (if any) moved to the front."""
     # TODO: write actions_in_order here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 actions_in_order을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 actions_in_order 함수를 작성하세요.
     raise NotImplementedError("actions_in_order")
 
 
@@ -56,7 +56,7 @@ def max_value(game, state, alpha, beta, depth, eval_fn, best_moves):
     return v
     """
     # TODO: write max_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 max_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 max_value 함수를 작성하세요.
     raise NotImplementedError("max_value")
 
 
@@ -73,5 +73,5 @@ def min_value(game, state, alpha, beta, depth, eval_fn, best_moves):
     return v
     """
     # TODO: write min_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 min_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 min_value 함수를 작성하세요.
     raise NotImplementedError("min_value")

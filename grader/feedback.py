@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from abkit.game import error_line
 from abkit.i18n import Message, t
 from abkit.trace import Trace
 from abkit.tree import Tree
@@ -79,7 +80,7 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
         lines.append(f"{indent}{_values_line(result, lang, g)}")
     if result.traceback:
         lines.append(f"{indent}{t('feedback.traceback', lang)}")
-        lines.extend(_block(result.traceback, indent, markdown))
+        lines.extend(_block(result.traceback[:-1] + [error_line(result.traceback[-1], lang)], indent, markdown))
     drawn = render_tree(result.student, result.tree, result.prune_on_equality, lang, g, expected=result.expected) \
         if show_tree and result.tree is not None and result.student is not None else []
     if drawn:  # the search generated something on the tree

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import yaml
 
-from abkit.i18n import LANGS, Message
+from abkit.i18n import LANGS, Message, os_problem
+from abkit.yamlsafe import parser_problem
 
 from .errors import UsageError
 
@@ -90,9 +91,9 @@ def load_info(path: Path) -> Course:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise InfoError(path, "unreadable", reason=error.strerror or str(error)) from None
+        raise InfoError(path, "unreadable", reason=os_problem(error)) from None
     except yaml.YAMLError as error:
-        raise InfoError(path, "unreadable", reason=str(error).replace("\n", " ")) from None
+        raise InfoError(path, "unreadable", reason=parser_problem(error)) from None
     if not isinstance(data, dict) or not isinstance(data.get("exercises"), list) or not data["exercises"]:
         raise InfoError(path, "exercises")
     rule = data.get("rule", "aima")

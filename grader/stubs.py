@@ -22,6 +22,7 @@ import re
 from pathlib import Path
 
 from abkit.i18n import LANGS, t
+from abkit.korean import format_ko
 
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
 _DEF = re.compile(r"^(\s*)def\s+(\w+)\s*\(")
@@ -57,7 +58,7 @@ def _replace_blocks(lines: list[str], todo: list[str]) -> list[str]:
                 raise MarkerError(f"line {number}: {BEGIN} inside another block")
             inside = line[: len(line) - len(line.lstrip())]
             if inside:
-                out += [f"{inside}# {text.format(function=function)}" for text in todo]
+                out += [f"{inside}# {format_ko(text, function=function)}" for text in todo]
                 out.append(f'{inside}raise NotImplementedError("{function}")')
         elif stripped == END:
             if inside is None:

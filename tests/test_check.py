@@ -268,14 +268,14 @@ BEYOND = [
                      "game.actions(state))", "max(expectiminimax(game, game.result(state, r)) for r in game.actions(state))")],
      "en", "a CHANCE node is worth Σ P(r)·value over its outcomes r"),
     ("ordering", [("(-k[0] if maximizing else k[0], k[1])", "(-k[0], k[1])")], "ko",
-     "B (MIN)에서 ordered_actions가 [B2, B1, B3]을(를) 돌려주었습니다. 기댓값은 [B3, B1, B2]입니다."),
+     "B (MIN) 노드에서 ordered_actions가 돌려준 순서는 [B2, B1, B3]이고, 정답은 [B3, B1, B2]입니다."),
     ("ordering", [("    if best in actions:\n", "    if False:\n")], "en",
      "at A iterative deepening first tries the action that was best there in the previous iteration (then the others "
      "in ACTIONS order): D comes next, you generated B."),
     ("alphabeta", STRICT, "en", "Tic-tac-toe: O must block (alphabeta/ttt-o-blocks)\n    First difference: your search "
                                 "generated 97 nodes (the root and every RESULT); the pseudocode generates 75."),
     ("alphabeta", [("    return best_action\n", "    return game.actions(state)[0]\n")],  # the first move, always
-     "ko", "자기 자신과 둔 대국에서 X가 이겼습니다(둔 칸: 1 2 3 4 5 6, 마지막 판 XOX/OXO/X..)."),
+     "ko", "자기 자신과 둔 대국에서 X 쪽이 이겼습니다(둔 칸: 1 2 3 4 5 6, 마지막 판 XOX/OXO/X..)."),
 ]
 
 

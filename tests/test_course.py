@@ -123,7 +123,8 @@ def test_init_says_when_it_cannot_write(outside, monkeypatch):
 
     with pytest.raises(UsageError) as raised:
         init_course(outside / "new")
-    assert raised.value.message.params["reason"] == "Permission denied"
+    assert raised.value.message.params["reason"].render("en") == "permission denied"
+    assert raised.value.message.render("ko").endswith("(원인: 권한이 없습니다)")
 
 
 def test_the_student_edition_is_a_course_folder(abkit, tmp_path, monkeypatch):
