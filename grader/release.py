@@ -25,7 +25,7 @@ from .info import load_info
 
 #: grader modules the student edition needs, and no other (relative to grader/)
 GRADER_FILES = ("__init__.py", "__main__.py", "check.py", "compare.py", "errors.py", "feedback.py", "tracebacks.py", "info.py",
-                "judge.py",
+                "judge.py", "limits.py",
                 "play.py", "pytest_plugin.py", "report.py", "textree.py", "watch.py",
                 "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py")
 STUDENT_COMMANDS = ("check", "hint", "watch")

@@ -38,10 +38,11 @@ class Glyphs:
     warn: str = "⚠"
     ok: str = "✓"
     bad: str = "✗"
+    todo: str = "○"  # an exercise not started yet
 
 
 UNICODE = Glyphs()
-ASCII = Glyphs("|- ", "`- ", "|  ", "   ", "inf", "alpha", "beta", ">=", "<=", "->", "x", "!!", "ok", "XX")
+ASCII = Glyphs("|- ", "`- ", "|  ", "   ", "inf", "alpha", "beta", ">=", "<=", "->", "x", "!!", "ok", "XX", "--")
 
 
 def glyphs_for(stream=None) -> Glyphs:
