@@ -266,7 +266,7 @@ def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures:
     student = load_student(exercise, folder, course.time_limit)
     for k, case in enumerate(cases):
         result = run_case(case, student, course, folder)
-        stop = _stop_message(result, case, student, len(cases) - k - 1)
+        stop = stop_message(result, case, student, len(cases) - k - 1)
         if stop is not None:
             result.detail = {**result.detail, "message": stop, "rest": len(cases) - k - 1}
             yield result
@@ -274,7 +274,7 @@ def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures:
         yield result
 
 
-def _stop_message(result: TestResult, case: TestCase, student: Student, rest: int) -> Message | None:
+def stop_message(result: TestResult, case: TestCase, student: Student, rest: int) -> Message | None:
     """What ends the exercise after ``result``: a search stopped for its time or its memory (not a file that never
     loaded: every test has its result already), in words that name the tree; else ``None``."""
     if student.failure is not None or (result.status != "timeout" and "memory" not in result.detail):

@@ -3,8 +3,10 @@
 It holds the core (``abkit/``), the part of the grader that checks and explains
 (an allow-list below: no reference solutions, no batch grading, no mistake
 catalogue), the stubs, the public fixtures, a ``pyproject.toml`` whose ``abkit``
-offers only ``check``, ``hint`` and ``watch``, and whose plain ``pytest`` runs the
-public tests, and the course marker (the edition is a course folder the installed kit works in too).
+offers only ``check``, ``hint``, ``watch`` and ``trace`` (which draws the reference's
+search from what the public fixtures record: :mod:`grader.fixturetrace`), and whose
+plain ``pytest`` runs the public tests, and the course marker (the edition is a course
+folder the installed kit works in too).
 Hidden fixtures, solutions and the packaged default course stay behind; only how many there are per exercise
 is written into the edition's ``info.yaml``.
 """
@@ -25,10 +27,11 @@ from .info import load_info
 
 #: grader modules the student edition needs, and no other (relative to grader/)
 GRADER_FILES = ("__init__.py", "__main__.py", "check.py", "compare.py", "errors.py", "feedback.py", "tracebacks.py", "info.py",
-                "judge.py", "limits.py",
+                "judge.py", "limits.py", "course.py", "fixturetrace.py", "reference.py",
                 "play.py", "pytest_plugin.py", "report.py", "textree.py", "watch.py",
-                "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py")
-STUDENT_COMMANDS = ("check", "hint", "watch")
+                "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py",
+                "commands/trace.py")
+STUDENT_COMMANDS = ("check", "hint", "watch", "trace")
 EXERCISE_FILES = ("README.md", "conftest.py")
 
 PYPROJECT = """\

@@ -350,5 +350,5 @@ def render_summary(trace: Trace, tree: Tree, lang: str = "en", g: Glyphs = UNICO
     """One line: value, action, node count, leaves evaluated, pruned subtrees."""
     pruned = trace.pruned(tree) if tree is not None else []
     return t("trace.summary", lang, value=fmt(trace.value, g), action=trace.action if trace.action is not None else "-",
-             nodes=trace.nodes, leaves=len(trace.evaluated),
+             nodes=fmt(trace.nodes, g), leaves=fmt(trace.leaves, g),
              pruned=", ".join(pruned) if pruned else t("trace.none", lang))
