@@ -451,9 +451,9 @@ def _raised_at(error: BaseException, folder: Path) -> traceback.FrameSummary | N
 
 
 def _shown_path(path: Path) -> str:
-    """``path`` as the student would type it: relative to the current folder when under it."""
+    """``path`` as the student knows it: relative to the course folder (``exercises/minimax.py``) when in it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        return path.resolve().relative_to(current_course().root.resolve()).as_posix()
     except (ValueError, OSError):
         return str(path)
 

@@ -23,7 +23,7 @@ from abkit.fixture import Fixture
 from abkit.trace import CountedTrace, Trace
 
 from .errors import UsageError
-from .reference import FILES
+from .info import SOLUTION_FILES as FILES
 
 
 def has_reference(algorithm: str) -> bool:

@@ -19,6 +19,9 @@ from .errors import UsageError
 
 RULES = {"aima": True, "cs188": False}
 ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
+#: algorithm -> the file of ``solutions/`` that implements it (the reference)
+SOLUTION_FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphabeta_cutoff.py",
+                  "expectimax": "expectimax.py", "ordering": "ordering.py"}
 
 
 class InfoError(UsageError):

@@ -99,8 +99,8 @@ def test_only_the_student_commands_and_the_hidden_counts(edition):
     assert "hidden:\n  minimax: " in info
     proc = run(edition, "-m", "grader", "--help")
     assert proc.returncode == 0
-    assert all(f"    {name} " in proc.stdout for name in ("check", "hint", "watch"))
-    assert not any(f"    {name} " in proc.stdout for name in ("trace", "grade", "stubs", "release", "fixtures"))
+    assert all(f"    {name} " in proc.stdout for name in ("check", "hint", "watch", "trace"))
+    assert not any(f"    {name} " in proc.stdout for name in ("grade", "stubs", "release", "fixtures", "handouts"))
 
 
 def test_check_fails_on_the_stubs_and_passes_with_correct_code(edition, tmp_path):
