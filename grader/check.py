@@ -320,7 +320,9 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> 
     except SystemExit as error:
         result.status, result.detail, result.tree = "crashed", {"reason": _one_line(error)}, None
     if result.status == "error" and result.traceback and result.traceback[-1].startswith("MemoryError"):
-        result.detail = {**result.detail, "memory": _seconds(course.memory_limit)}  # the system's limit: stop here
+        # the system's limit stopped it: where (the traceback) is what matters, not the half-searched tree
+        result.detail = {**result.detail, "memory": _seconds(course.memory_limit)}
+        result.student, result.tree, result.findings = None, None, []
     return result
 
 
