@@ -246,3 +246,34 @@ def test_a_bad_memory_limit_in_info_yaml_is_a_clean_message(abkit, tmp_path):
 def test_the_readme_sets_up_in_powershell_too():
     readme = (KIT_ROOT / "README.md").read_text(encoding="utf-8")
     assert "```powershell" in readme and ".venv\\Scripts\\Activate.ps1" in readme
+
+
+# -- grading: a limit the system refuses is said, not dropped -------------------------------------------------
+
+def test_the_grading_child_names_each_limit_the_system_refuses():
+    from grader.child import set_limits
+
+    class MacLike:
+        RLIMIT_CPU, RLIMIT_AS, RLIMIT_CORE = 0, 5, 4  # no RLIMIT_FSIZE here, to name a missing one too
+        set: list = []
+
+        def setrlimit(self, which, value):
+            if which == self.RLIMIT_AS:
+                raise ValueError("current limit exceeds maximum limit")
+            self.set.append((which, value))
+
+    mac = MacLike()
+    refused = set_limits({"cpu": 10, "memory": 2**30, "fsize": 2**20}, mac)
+    assert refused == ["RLIMIT_AS: ValueError: current limit exceeds maximum limit", "RLIMIT_FSIZE: not on this system"]
+    assert mac.set == [(0, (10, 10)), (4, (0, 0))]
+
+
+def test_abkit_grade_warns_about_refused_limits(capsys):
+    from grader.commands.grade import report_defences
+
+    report_defences({"landlock": 7, "seccomp": True, "hidden": True, "reasons": [],
+                     "refused": ["RLIMIT_AS: ValueError: current limit exceeds maximum limit"]}, "en")
+    err = capsys.readouterr().err
+    assert "warning: this system refused these limits on student code: RLIMIT_AS: ValueError: current limit" in err
+    report_defences({"landlock": 7, "seccomp": True, "hidden": True, "reasons": []}, "ko")
+    assert "거부" not in capsys.readouterr().err
