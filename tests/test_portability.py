@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import types
 
 import pytest
 
@@ -99,6 +100,28 @@ def test_on_windows_the_console_is_put_in_ansi_mode_or_cleared_with_cls(monkeypa
 
 def test_without_a_windows_console_api_ansi_mode_is_simply_not_on():
     assert watch._windows_ansi() is False  # no ctypes.windll here: it says so instead of failing
+
+
+@pytest.mark.parametrize("console, on", [(True, True), (False, False)])
+def test_ansi_mode_is_asked_of_the_windows_console(monkeypatch, console, on):
+    import ctypes
+
+    class Kernel32:
+        modes: list = []
+
+        def GetStdHandle(self, which):  # noqa: N802 - the Windows API's names
+            return 7
+
+        def GetConsoleMode(self, handle, mode):  # noqa: N802
+            return 1 if console else 0  # 0: stdout is not a console (a pipe)
+
+        def SetConsoleMode(self, handle, mode):  # noqa: N802
+            self.modes.append(mode)
+            return 1
+
+    kernel32 = Kernel32()
+    monkeypatch.setattr(ctypes, "windll", types.SimpleNamespace(kernel32=kernel32), raising=False)
+    assert watch._windows_ansi() is on and kernel32.modes == ([0x0004] if console else [])
 
 
 # -- memory ------------------------------------------------------------------------------------------------
