@@ -38,7 +38,8 @@ ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
 
 
 class FixtureError(ValueError):
-    """A fixture file that cannot be used: ``path:line: message``."""
+    """A fixture file that cannot be used: ``path:line: message``; ``line`` 0 is the file as a whole (it cannot be
+    read), shown as ``path: message``."""
 
     def __init__(self, path: str | Path, line: int, message: Message) -> None:
         self.path = str(path)
@@ -47,7 +48,8 @@ class FixtureError(ValueError):
         super().__init__(self.render())
 
     def render(self, lang: str | None = None) -> str:
-        return f"{self.path}:{self.line}: {self.message.render(lang)}"
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message.render(lang)}"
 
 
 @dataclass

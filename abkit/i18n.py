@@ -16,6 +16,7 @@ import errno
 import functools
 import locale
 import os
+import string
 from pathlib import Path
 
 import yaml
@@ -55,11 +56,24 @@ def normalize_lang(lang: str | None) -> str:
     return DEFAULT_LANG
 
 
+#: where the language comes from, first match wins: the kit's own variable, then gettext's order
+LOCALE_VARIABLES = ("ABKIT_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
 def default_lang() -> str:
-    """The language of the user's locale: ``ABKIT_LANG``, then ``LC_ALL``/``LC_MESSAGES``/``LANG``."""
-    for var in ("ABKIT_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        if os.environ.get(var):
-            return normalize_lang(os.environ[var])
+    """The language of the user's locale: ``ABKIT_LANG``, then ``LANGUAGE`` > ``LC_ALL`` > ``LC_MESSAGES`` > ``LANG``
+    (gettext's order); then the system's locale.
+
+    ``LANGUAGE`` is a colon list of preferences (``fr:ko:en``): its first language the kit speaks wins, and a list
+    naming none of them is passed over. Any other value decides (``C`` means English).
+    """
+    for var in LOCALE_VARIABLES:
+        value = os.environ.get(var, "")
+        if var == "LANGUAGE":
+            spoken = [v for v in value.split(":") if v.lower().startswith(("ko", "korean", "en"))]
+            value = spoken[0] if spoken else ""
+        if value:
+            return normalize_lang(value)
     try:
         return normalize_lang(locale.getlocale()[0])
     except (ValueError, TypeError):  # pragma: no cover - exotic locale settings
@@ -87,7 +101,25 @@ def fill(template: str, lang: str, params: dict) -> str:
     """
     if not params:
         return template
-    return format_ko(template, **params) if lang == "ko" else template.format(**params)
+    return format_ko(template, **params) if lang == "ko" else _ENGLISH.vformat(template, (), params)
+
+
+class EnglishFormatter(string.Formatter):
+    """``str.format`` whose spec may name a noun's two forms, ``{count:test|tests}``: the count, then the form that
+    agrees with it (1 test, 2 tests, 0 tests).
+
+    >>> _ENGLISH.format("... and {n:more test|more tests}.", n=1), _ENGLISH.format("{n:file|files}", n=3)
+    ('... and 1 more test.', '3 files')
+    """
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return format(value, format_spec)
+        one, other = format_spec.split("|", 1)
+        return f"{value} {one if value == 1 else other}"
+
+
+_ENGLISH = EnglishFormatter()
 
 
 class Message:

@@ -14,6 +14,7 @@ import re
 import sys
 import unicodedata
 
+from abkit import __version__
 from abkit.coursefolder import NoCourse, chosen_course
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
@@ -122,6 +123,7 @@ def add_course(parser: argparse.ArgumentParser, lang: str, default: object = Non
 
 def build_parser(lang: str) -> argparse.ArgumentParser:
     parser = ArgumentParser(prog="abkit", description=t("cli.description", lang))
+    parser.add_argument("--version", action="version", version=f"abkit {__version__}", help=t("cli.help.version", lang))
     parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
     add_course(parser, lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.commands", lang),
@@ -131,14 +133,35 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     return parser
 
 
+#: text the kit writes that a console's encoding must take: Hangul, α/β, ≤, ∞, the tree's lines and marks
+SAMPLE = "한글 α β ≤ ≥ ∞ − · ├─ └─ │ ✓ ✗ ⚠ ✂ ○ Σ"
+
+
 def _utf8_streams() -> None:
+    """UTF-8 output on every system: stdout and stderr switch to UTF-8 when their encoding cannot write the kit's
+    text (a cp949 or cp1252 Windows console or pipe), and replace what they still cannot encode instead of
+    crashing. An encoding the user chose with ``PYTHONIOENCODING`` is kept (then ASCII glyphs stand in)."""
+    chosen = bool(os.environ.get("PYTHONIOENCODING"))
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            try:
+        if reconfigure is None:
+            continue
+        try:
+            if not chosen and not _can_encode(getattr(stream, "encoding", None)):
+                stream.flush()
+                reconfigure(encoding="utf-8", errors="replace")
+            else:
                 reconfigure(errors="replace")
-            except (ValueError, OSError):  # pragma: no cover - a closed or odd stream
-                pass
+        except (ValueError, OSError):  # pragma: no cover - a closed or odd stream
+            pass
+
+
+def _can_encode(encoding: str | None) -> bool:
+    try:
+        SAMPLE.encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -90,10 +90,13 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
 
 
 def _status_text(result: TestResult, lang: str) -> str:
-    """The status in words; ``detail["call"]`` names a direct call, ``detail["note"]`` adds a sentence."""
+    """The status in words; ``detail["call"]`` names a direct call, ``detail["message"]`` replaces the status's
+    usual words, ``detail["note"]`` adds a sentence."""
     params = {k: (v.render(lang) if isinstance(v, Message) else v) for k, v in result.detail.items()}
     parts = [t("feedback.direct_call", lang, call=params["call"])] if "call" in params else []
-    if result.status != "failed":
+    if "message" in params:  # the status in words of its own (a check stopped: which tree, what was not run)
+        parts.append(params["message"])
+    elif result.status != "failed":
         parts.append(t(f"feedback.status.{result.status}", lang, **params))
     if "note" in params:
         parts.append(params["note"])

@@ -33,7 +33,8 @@ class RubricError(ValueError):
         super().__init__(self.render())
 
     def render(self, lang: str | None = None) -> str:
-        return f"{self.path}:{self.line}: {self.message.render(lang)}"
+        where = f"{self.path}:{self.line}" if self.line else self.path  # line 0: the file as a whole
+        return f"{where}: {self.message.render(lang)}"
 
 
 @dataclass(frozen=True)
