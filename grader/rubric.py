@@ -11,7 +11,7 @@ from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from abkit.i18n import Message
+from abkit.i18n import Message, os_problem
 from abkit.yamlsafe import YamlError, compose, describe, line_of, number, scalar
 
 #: exercise file stem -> the algorithm it implements
@@ -33,7 +33,8 @@ class RubricError(ValueError):
         super().__init__(self.render())
 
     def render(self, lang: str | None = None) -> str:
-        return f"{self.path}:{self.line}: {self.message.render(lang)}"
+        where = f"{self.path}:{self.line}" if self.line else self.path  # line 0: the file as a whole
+        return f"{where}: {self.message.render(lang)}"
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise RubricError(path, 0, Message("rubric.unreadable", reason=getattr(error, "strerror", None) or str(error))) \
+        raise RubricError(path, 0, Message("rubric.unreadable", reason=os_problem(error))) \
             from None
     try:
         return _read(compose(text), path, text)

@@ -31,7 +31,7 @@ KEY_TERMS = {
            "horizon effect", "quiescent", "Shannon", "iterative deepening", "expectiminimax", "EVAL(C1) = 1",
            "H-MINIMAX", "Nilsson's tic-tac-toe analysis"],
     "ko": ["미니맥스", "알파베타", "가지치기", "MAX-VALUE", "Knuth", "Pearl", "기댓값 최대화", "TD-Gammon",
-           "수평선 효과", "고요", "섀넌", "반복적 깊이 증가", "기댓값 미니맥스", "EVAL(C1) = 1",
+           "수평선 효과", "고요", "섀넌", "반복 심화", "기댓값 미니맥스", "EVAL(C1) = 1",
            "H-MINIMAX", "Nilsson의 틱택토 분석"],
 }
 
@@ -51,7 +51,7 @@ def test_every_key_exists_in_both_languages_and_no_korean_text_is_stale():
 
 
 def test_placeholders_match_between_languages():
-    names = lambda text: set(re.findall(r"(?<!\{)\{(\w+)\}", text))
+    names = lambda text: set(re.findall(r"(?<!\{)\{(\w+)(?::[^{}]*)?\}", text))  # Korean: {v:을}
     ko = words.words("ko")
     assert [k for k, text in words.words("en").items() if names(text) != names(ko[k])] == []
 

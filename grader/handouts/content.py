@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from abkit.i18n import fill
+from abkit.i18n import fill, glossary
 from abkit.fixture import Fixture, load_fixture
 from abkit.game import MAX
 from abkit.coursefolder import current_course, per_course
@@ -241,6 +241,8 @@ class Builder:
             return self.exercise(value)
         if kind == "answer":
             return self.answer(value)
+        if kind == "glossary":
+            return [self.glossary()]
         raise ValueError(f"unknown block kind {kind!r} in {handouts_folder() / 'outline.yaml'}")  # pragma: no cover - outline typo
 
     def figure(self, tree: Tree, algorithm: str, show: str, caption: str, figure_id: str,
@@ -331,6 +333,12 @@ class Builder:
             rows.append([str(b), str(d), f"{b ** d:,}", f"{measured:,}", f"{formula:,}"])
         head = [self.w(k) for k in ("km.b", "km.d", "km.all", "km.measured", "km.formula")]
         return self.table(head, rows, self.w("km.caption"), [1, 1, 2, 3, 3])
+
+    def glossary(self) -> dict[str, Any]:
+        """The kit's glossary as a table: English term, the kit's Korean term, the Korean course text's term."""
+        rows = [[entry["en"], entry["ko"], entry["seed"] or "—"] for entry in glossary()]
+        head = [self.w(k) for k in ("glossary.en", "glossary.ko", "glossary.seed")]
+        return {**self.table(head, rows, self.w("glossary.caption"), [5, 3, 3]), "glossary": True}
 
     def exercise(self, exercise: str) -> list[dict[str, Any]]:
         """A blank tree of ``exercise`` with its questions."""
