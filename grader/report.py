@@ -120,10 +120,11 @@ def current(runs: list[ExerciseRun]) -> ExerciseRun | None:
 
 
 def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE, every: bool = False,
-          emit: Callable[[str], None] | None = None) -> tuple[list[str], bool]:
+          emit: Callable[[str], None] | None = None, keep: list | None = None) -> tuple[list[str], bool]:
     """Run the public tests: ``name`` in full, or (``name`` None) the current exercise in full and one line for
     each other, or (``every``) all in full. Returns the lines (each also given to ``emit`` when it is ready) and
-    whether the exercises asked about pass (all of them, when none is named)."""
+    whether the exercises asked about pass (all of them, when none is named). ``keep``: a list that receives the
+    results of the exercises shown in full (``abkit check --html`` writes pages from them)."""
     course, folder = find_course(folder)
     names = chosen(course, name)
     lines: list[str] = []
@@ -156,6 +157,8 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
         if guard.notice is not None:
             put(guard.notice.render(lang))
         put(hidden_line(course, shown, lang))
+        if keep is not None:
+            keep.extend(result for run in runs if run.name in shown for result in run.results)
     ok = all(run.done for run in runs if run.name in (names if name is not None else course.names()))
     return lines, ok
 

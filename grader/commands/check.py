@@ -12,6 +12,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("check.help.exercise_current", lang))
     p.add_argument("--all", dest="every", action="store_true", help=t("check.help.all", lang))
     p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
+    p.add_argument("--html", metavar="DIR", help=t("check.help.html", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
 
@@ -23,5 +24,14 @@ def run(args) -> int:
     def emit(line: str) -> None:  # each line as soon as it is known: a search that does not end is told at once
         print(line, flush=True)
 
-    _, ok = check(args.exercises, args.exercise, args.lang, glyphs_for(sys.stdout), every=args.every, emit=emit)
+    results: list | None = [] if getattr(args, "html", None) else None
+    _, ok = check(args.exercises, args.exercise, args.lang, glyphs_for(sys.stdout), every=args.every, emit=emit,
+                  keep=results)
+    if results is not None:
+        from pathlib import Path
+
+        from ..stepthrough.page import write_pages
+
+        written = write_pages(results, Path(args.html), args.lang)
+        print(t("check.html_written", args.lang, count=len(written), out=args.html))
     return 0 if ok else 1

@@ -20,6 +20,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("--rule", choices=("aima", "cs188"), help=t("trace.help.rule", lang))
     p.add_argument("--json", action="store_true", help=t("trace.help.json", lang))
     p.add_argument("--mine", action="store_true", help=t("trace.help.mine", lang))
+    p.add_argument("--html", metavar="OUT.html", help=t("trace.help.html", lang))
     p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
@@ -41,6 +42,8 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(summary(trace, fixture), ensure_ascii=False))
         return 0
+    if getattr(args, "html", None):
+        return _html(args, fixture, trace, algorithm, rule)
     g = glyphs_for(sys.stdout)
     heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
     if fixture.tree is None:  # a whole game: too big to draw, say what the search did
@@ -56,6 +59,22 @@ def run(args) -> int:
         print(line)
     print()
     print(render_summary(trace, fixture.tree, args.lang, g))
+    return 0
+
+
+def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
+    """``--html OUT.html``: the search as a step-through page (a game tree only)."""
+    from pathlib import Path
+
+    from ..stepthrough.page import trace_page, write_page
+
+    if fixture.tree is None:
+        raise UsageError("trace.html_needs_tree", path=args.file)
+    heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
+    subtitle = t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang, ge="≥", le="≤", alpha="α", beta="β") \
+        if algorithm in ("alphabeta", "cutoff", "ordering") else ""
+    write_page(Path(args.html), trace_page(fixture.tree, trace, args.lang, heading, subtitle, rule))
+    print(t("trace.wrote", args.lang, path=args.html))
     return 0
 
 

@@ -221,8 +221,11 @@ class Builder:
             return [{"kind": "list", "items": [self.w(k) for k in value]}]
         if kind == "figure":
             fx = fixture(value["fixture"])
-            return [self.figure(fx.tree, value["algorithm"], value["show"], self.w(value["caption"]),
-                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality, fx.depth)]
+            block = self.figure(fx.tree, value["algorithm"], value["show"], self.w(value["caption"]),
+                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality, fx.depth)
+            if value.get("step"):
+                self.add_stepper(block, fx.tree, value["algorithm"], fx.prune_on_equality, fx.depth)
+            return [block]
         if kind == "ordering_plot":
             return [self.ordering_plot(value)]
         if kind == "nilsson":
@@ -258,6 +261,20 @@ class Builder:
         return {"kind": "figure", "id": figure_id, "svg": svg, "pruned": pruned,
                 "caption": self.w("label.figure", n=self.figure_count) + " " + caption,
                 "width_pt": round(min(natural_width(svg) * 0.75, MAX_FIGURE_PT), 1)}
+
+    def add_stepper(self, block: dict[str, Any], tree: Tree, algorithm: str, rule: bool, depth: int | None) -> None:
+        """Give a figure the step-through of its search (``step: true`` in the outline; HTML only, the PDF keeps the
+        figure): ``stepper`` (the widget, with the stepper's style and script the first time) and its label."""
+        from abkit.i18n import t
+
+        from ..stepthrough.page import assets, widget
+        from ..stepthrough.steps import steps_of
+
+        steps = steps_of(trace_of(tree, algorithm, rule, depth), tree, rule)
+        self.steppers = getattr(self, "steppers", 0) + 1
+        html = widget(tree, [("", steps, "")], self.lang, f"{block['id']}-steps")
+        block["stepper"] = (assets() if self.steppers == 1 else "") + html
+        block["stepper_label"] = t("page.handout_summary", self.lang)
 
     def ordering_plot(self, spec: dict[str, Any]) -> dict[str, Any]:
         """The move-ordering lab measured now (uniform trees of branching ``b``, depths 1..``max_depth``)."""
