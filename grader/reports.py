@@ -253,17 +253,18 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
 
 
 def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
-    """The results of the failing tests that get a step-through page: per exercise the first :data:`TREES_SHOWN`
-    failing visible tests with a trace of the student's on a game tree (:func:`grader.stepthrough.page.wants_page`),
-    the interactive form of the trees ``feedback.md`` draws. A hidden test never gets one (it would show its tree),
-    and a student's pages stay a few hundred kilobytes however many tests fail."""
+    """The results of the failing tests that get a step-through page: per exercise the first ``rubric.step_pages``
+    failing visible tests with a trace of the student's on a game tree (:func:`grader.stepthrough.page.wants_page`);
+    by default two, the interactive form of the trees ``feedback.md`` draws, so that a student's pages stay a few
+    hundred kilobytes however many tests fail (``step_pages: all`` gives every one a page). A hidden test never gets
+    one (it would show its tree)."""
     from .stepthrough.page import wants_page
 
     chosen = []
     for exercise in grade.exercises.values():
         failed = [tg.result for tg in exercise.tests if not tg.result.passed and not tg.not_run
                   and _shown(tg, rubric.visibility) and wants_page(tg.result)]
-        chosen += failed[:TREES_SHOWN]
+        chosen += failed[:rubric.step_pages]
     return chosen
 
 

@@ -403,6 +403,27 @@ def test_grade_writes_pages_for_failing_visible_tests_only(graded_class):
     assert not list((out / "oscar").glob("*.html"))
 
 
+@pytest.mark.parametrize("setting, want", [("all", "every"), ("0", "none")])
+def test_the_rubric_chooses_how_many_failing_tests_get_a_page(tmp_path, setting, want):
+    from grader.cli import main
+    from grader.mistakes import mutant_source
+
+    (tmp_path / "in" / "mallory").mkdir(parents=True)
+    (tmp_path / "in" / "mallory" / "alphabeta.py").write_text(mutant_source(BY_ID["no_pass_down"]), encoding="utf-8")
+    rubric = tmp_path / "rubric.yaml"
+    rubric.write_text(f"step_pages: {setting}\nfixtures: [public]\nexercises:\n  alphabeta: {{pruning: 1}}\n",
+                      encoding="utf-8")
+    assert main(["grade", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--rubric", str(rubric),
+                 "--timeout", "5", "--lang", "en"]) == 0
+    folder = tmp_path / "out" / "students" / "mallory"
+    results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    failed = [t for t in results["tests"] if t["status"] == "failed" and t["visibility"] == "visible"]
+    pages = list(folder.glob("steps-*.html"))
+    on_trees = [t for t in failed if "Tic-tac-toe" not in t["name"]]  # a position is no tree to step through
+    assert len(on_trees) > 2  # more than the default two
+    assert len(pages) == (0 if want == "none" else len(on_trees))
+
+
 def test_regrading_removes_the_pages_of_tests_that_pass_now(graded_class):
     from grader.cli import main
 
