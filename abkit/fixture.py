@@ -18,7 +18,7 @@ from typing import Any
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from .game import CHANCE, MAX, MIN
-from .i18n import Message
+from .i18n import Message, os_problem
 from .tictactoe import SymmetryMerged, TicTacToe, nilsson_eval, parse_board
 from .tree import Tree, TreeGame, child_name
 from .yamlsafe import STR, YamlError, compose, describe, is_number, line_of, looks_numeric, number, plain, scalar
@@ -39,7 +39,8 @@ ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
 
 
 class FixtureError(ValueError):
-    """A fixture file that cannot be used: ``path:line: message``."""
+    """A fixture file that cannot be used: ``path:line: message``; ``line`` 0 is the file as a whole (it cannot be
+    read), shown as ``path: message``."""
 
     def __init__(self, path: str | Path, line: int, message: Message) -> None:
         self.path = str(path)
@@ -48,7 +49,8 @@ class FixtureError(ValueError):
         super().__init__(self.render())
 
     def render(self, lang: str | None = None) -> str:
-        return f"{self.path}:{self.line}: {self.message.render(lang)}"
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}: {self.message.render(lang)}"
 
 
 @dataclass
@@ -110,7 +112,7 @@ def load_fixture(path: str | Path) -> Fixture:
             raise FixtureError(path, 1, Message("fixture.too_large", size=size, limit=MAX_BYTES))
         data = path.read_bytes()
     except OSError as error:
-        raise FixtureError(path, 0, Message("fixture.unreadable", reason=error.strerror or str(error))) from None
+        raise FixtureError(path, 0, Message("fixture.unreadable", reason=os_problem(error))) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -229,7 +231,8 @@ class _Reader:
         try:
             return parse_board(self.text(fields["position"]))
         except ValueError as error:
-            raise self.fail(fields["position"], "fixture.bad_position", reason=str(error)) from None
+            raise self.fail(fields["position"], "fixture.bad_position", reason=getattr(error, "message", str(error))) \
+                from None
 
     # -- header fields -------------------------------------------------------
 

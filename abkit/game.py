@@ -6,7 +6,10 @@ PLAYER (here ``to_move``). Utilities are always from MAX's point of view.
 
 from __future__ import annotations
 
+import re
 from typing import Hashable, Protocol, runtime_checkable
+
+from .i18n import t
 
 MAX = "MAX"
 MIN = "MIN"
@@ -33,6 +36,29 @@ class IllegalMoveError(ValueError):
         super().__init__(f"{action!r} is not a legal action in state {state!r}")
         self.state = state
         self.action = action
+
+
+#: the game's own error messages as they end a traceback, and their message keys (the same words in
+#: every language's catalogue): a student's traceback is shown in the reader's language
+GAME_ERRORS = (
+    (re.compile(r"(?P<action>.+) is not a legal action in state (?P<state>.+)"), "game.error.illegal"),
+    (re.compile(r"UTILITY is defined only on terminal states, not on (?P<state>.+)"), "game.error.utility"),
+    (re.compile(r"the fixture gives no heuristic value for (?P<state>.+)"), "game.error.heuristic"),
+)
+
+
+def error_line(line: str, lang: str) -> str:
+    """The last line of a traceback (``ValueError: ...``) in ``lang`` when it is one of the game's own errors.
+
+    >>> error_line("ValueError: UTILITY is defined only on terminal states, not on 'B'", "ko")
+    "ValueError: UTILITY는 단말 상태에만 정의됩니다('B' 상태는 단말 상태가 아닙니다)."
+    """
+    kind, sep, text = line.partition(": ")
+    for pattern, key in GAME_ERRORS:
+        match = pattern.fullmatch(text)
+        if sep and match:
+            return kind + sep + t(key, lang, **match.groupdict())
+    return line
 
 
 @runtime_checkable

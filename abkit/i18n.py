@@ -12,9 +12,11 @@ A key must exist in every language (``tests/test_i18n.py`` checks it).
 
 from __future__ import annotations
 
+import errno
 import functools
 import locale
 import os
+import string
 from pathlib import Path
 
 import yaml
@@ -40,6 +42,13 @@ def catalogue(lang: str) -> dict[str, str]:
     return merged
 
 
+@functools.lru_cache(maxsize=None)
+def glossary() -> tuple[dict, ...]:
+    """The kit's terms, one entry per concept (``messages/glossary.yaml``): ``en``, ``ko`` (the only Korean
+    term the kit uses for it), ``seed`` (the Korean course text's term, or ``""``) and ``avoid``."""
+    return tuple(yaml.safe_load((_MESSAGES / "glossary.yaml").read_text(encoding="utf-8")))
+
+
 def normalize_lang(lang: str | None) -> str:
     """``ko``, ``ko_KR.UTF-8`` and ``Korean`` mean Korean; anything else English."""
     if lang and lang.lower().startswith(("ko", "korean")):
@@ -47,11 +56,24 @@ def normalize_lang(lang: str | None) -> str:
     return DEFAULT_LANG
 
 
+#: where the language comes from, first match wins: the kit's own variable, then gettext's order
+LOCALE_VARIABLES = ("ABKIT_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
 def default_lang() -> str:
-    """The language of the user's locale: ``ABKIT_LANG``, then ``LC_ALL``/``LC_MESSAGES``/``LANG``."""
-    for var in ("ABKIT_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
-        if os.environ.get(var):
-            return normalize_lang(os.environ[var])
+    """The language of the user's locale: ``ABKIT_LANG``, then ``LANGUAGE`` > ``LC_ALL`` > ``LC_MESSAGES`` > ``LANG``
+    (gettext's order); then the system's locale.
+
+    ``LANGUAGE`` is a colon list of preferences (``fr:ko:en``): its first language the kit speaks wins, and a list
+    naming none of them is passed over. Any other value decides (``C`` means English).
+    """
+    for var in LOCALE_VARIABLES:
+        value = os.environ.get(var, "")
+        if var == "LANGUAGE":
+            spoken = [v for v in value.split(":") if v.lower().startswith(("ko", "korean", "en"))]
+            value = spoken[0] if spoken else ""
+        if value:
+            return normalize_lang(value)
     try:
         return normalize_lang(locale.getlocale()[0])
     except (ValueError, TypeError):  # pragma: no cover - exotic locale settings
@@ -79,7 +101,25 @@ def fill(template: str, lang: str, params: dict) -> str:
     """
     if not params:
         return template
-    return format_ko(template, **params) if lang == "ko" else template.format(**params)
+    return format_ko(template, **params) if lang == "ko" else _ENGLISH.vformat(template, (), params)
+
+
+class EnglishFormatter(string.Formatter):
+    """``str.format`` whose spec may name a noun's two forms, ``{count:test|tests}``: the count, then the form that
+    agrees with it (1 test, 2 tests, 0 tests).
+
+    >>> _ENGLISH.format("... and {n:more test|more tests}.", n=1), _ENGLISH.format("{n:file|files}", n=3)
+    ('... and 1 more test.', '3 files')
+    """
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" not in format_spec:
+            return format(value, format_spec)
+        one, other = format_spec.split("|", 1)
+        return f"{value} {one if value == 1 else other}"
+
+
+_ENGLISH = EnglishFormatter()
 
 
 class Message:
@@ -101,3 +141,23 @@ class Message:
 
     def __repr__(self) -> str:
         return f"Message({self.key!r}, **{self.params!r})"
+
+
+#: what the system says about a file, by its error number: the reader's language, never the system's English
+OS_PROBLEMS = {errno.ENOENT: "os.missing", errno.EACCES: "os.denied", errno.EPERM: "os.denied",
+               errno.EISDIR: "os.is_folder", errno.ENOTDIR: "os.not_folder", errno.ENOSPC: "os.full",
+               errno.EROFS: "os.read_only", errno.EEXIST: "os.exists", errno.ENAMETOOLONG: "os.too_long",
+               errno.ELOOP: "os.loop"}
+
+
+def os_problem(error: BaseException) -> Message:
+    """Why a file could not be read or written, as a :class:`Message` (``error``: an ``OSError`` or
+    ``UnicodeDecodeError``).
+
+    >>> os_problem(FileNotFoundError(errno.ENOENT, "No such file or directory")).render("ko")
+    '파일이나 폴더가 없습니다'
+    """
+    if isinstance(error, UnicodeDecodeError):
+        return Message("os.not_utf8")
+    number = getattr(error, "errno", None)
+    return Message(OS_PROBLEMS[number]) if number in OS_PROBLEMS else Message("os.other", number=number or "?")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 from .game import MAX, MIN, IllegalMoveError
+from .i18n import Message
 
 EMPTY = "." * 9
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8),   # rows
@@ -55,6 +56,14 @@ _TERMINAL: dict[str, bool] = {}
 _SCORES = {"X": 1, "O": -1, None: 0}
 
 
+class BoardError(ValueError):
+    """Text that is not a tic-tac-toe position; ``message`` says why, in any language."""
+
+    def __init__(self, message: Message) -> None:
+        super().__init__(str(message))
+        self.message = message
+
+
 def parse_board(text: str) -> str:
     """A board from text such as ``"X.O/.X./..O"`` or three lines; spaces and ``-`` mean empty.
 
@@ -63,11 +72,11 @@ def parse_board(text: str) -> str:
     """
     cells = [c for c in text.replace("-", ".").replace(" ", ".").upper() if c in "XO."]
     if len(cells) != 9:
-        raise ValueError(f"a tic-tac-toe board has 9 squares, {text!r} gives {len(cells)}")
+        raise BoardError(Message("board.squares", text=repr(text), count=len(cells)))
     board = "".join(cells)
     x, o = board.count("X"), board.count("O")
     if not (x == o or x == o + 1):
-        raise ValueError(f"{text!r} is not reachable: X moves first, so X has as many marks as O or one more")
+        raise BoardError(Message("board.unreachable", text=repr(text)))
     return board
 
 

@@ -34,6 +34,44 @@ class YamlError(ValueError):
         self.message = message
 
 
+#: what the YAML parsers (libyaml's and PyYAML's) say, by their words, and the kit's message for it:
+#: the parser's English never reaches a reader, who gets the kit's words in their language
+PARSER_PROBLEMS = (
+    (r"\\t|tab character", "yaml.problem.tab"),
+    (r"mapping values are not allowed", "yaml.problem.colon"),
+    (r"could not find expected ':'|expected ':'", "yaml.problem.no_colon"),
+    (r"expected ',' or '\]'|flow sequence", "yaml.problem.sequence"),
+    (r"expected ',' or '\}'|flow mapping", "yaml.problem.mapping"),
+    (r"escape", "yaml.problem.escape"),
+    (r"quoted scalar", "yaml.problem.quote"),
+    (r"block sequence entries are not allowed|expected '-' indicator|block collection", "yaml.problem.dash"),
+    (r"expected key|expected <block end>|block mapping|simple key", "yaml.problem.indent"),
+    (r"node content|expected the node", "yaml.problem.value"),
+    (r"cannot start any token|unexpected ':'|non-alphabetical|anchor|alias", "yaml.problem.character"),
+    (r"tag", "yaml.problem.tag"),
+    (r"control characters|special characters|unicode|utf-8|utf-16|octet", "yaml.problem.encoding"),
+    (r"document|directive|stream", "yaml.problem.document"),
+)
+
+
+def parser_problem(error: yaml.YAMLError, text: str = "") -> Message:
+    """The YAML parser's complaint in the kit's words: a :class:`Message` by what the parser said
+    (``text``: the document, to see the character the parser stopped at).
+
+    >>> parser_problem(yaml.MarkedYAMLError(problem="mapping values are not allowed in this context")).key
+    'yaml.problem.colon'
+    >>> parser_problem(yaml.YAMLError("something new")).key
+    'yaml.problem.other'
+    """
+    said = " ".join(str(part) for part in (getattr(error, "context", None), getattr(error, "problem", None))
+                    if part) or str(error)
+    mark = getattr(error, "problem_mark", None)
+    if mark is not None and 0 <= mark.index < len(text) and text[mark.index] == "\t":
+        return Message("yaml.problem.tab")
+    return Message(next((key for pattern, key in PARSER_PROBLEMS if re.search(pattern, said, re.I)),
+                        "yaml.problem.other"))
+
+
 def line_of(node: Node) -> int:
     """The 1-based line a node starts on."""
     return node.start_mark.line + 1
@@ -45,7 +83,10 @@ def compose(text: str) -> Node | None:
     Raises :class:`YamlError` for a syntax error, more than one document, an
     alias, a mapping key given twice, or nesting deeper than ``MAX_DEPTH``.
     """
-    loader = LOADER(text)
+    try:  # PyYAML's own reader refuses control characters as soon as it is made
+        loader = LOADER(text)
+    except yaml.YAMLError as error:
+        raise YamlError(1, Message("yaml.syntax", problem=parser_problem(error))) from None
     try:
         return _compose(loader)
     except yaml.MarkedYAMLError as error:
@@ -54,9 +95,9 @@ def compose(text: str) -> Node | None:
         problem = error.problem or error.context or ""
         if "nesting depth" in problem:  # PyYAML >= 6.0.3 refuses deep nesting itself: the kit's own words
             raise YamlError(line, Message("yaml.depth", limit=MAX_DEPTH)) from None
-        raise YamlError(line, Message("yaml.syntax", problem=problem)) from None
+        raise YamlError(line, Message("yaml.syntax", problem=parser_problem(error, text))) from None
     except yaml.YAMLError as error:  # pragma: no cover - the C parser marks its errors
-        raise YamlError(1, Message("yaml.syntax", problem=str(error))) from None
+        raise YamlError(1, Message("yaml.syntax", problem=parser_problem(error))) from None
     finally:
         loader.dispose()
 

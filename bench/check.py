@@ -4,7 +4,8 @@ Beside it, in the same run: a bare ``python -c pass`` (the floor every command
 pays). Measured twice: the full kit (``python -m grader check --exercises DIR``,
 every command registered) and the student edition written by ``abkit release``
 (only check/hint/watch), which is what students run. Each figure is the median of
-REPEAT runs of a fresh process. Targets: <= 1 s and <= 10x the bare interpreter.
+REPEAT runs of a fresh process. Targets: <= 1 s and <= 10x the bare interpreter. On correct code the
+check runs every test (each exercise's status must be true); the tests are counted from ``check --all``.
 Run: python bench/check.py
 """
 
@@ -50,7 +51,7 @@ def main() -> None:
         for name in NAMES:
             shutil.copy(SOLUTIONS / name, edition / "exercises" / name)
         kit = Path(__file__).resolve().parents[1]
-        out = subprocess.run([sys.executable, "-m", "grader", "check", "--exercises", str(correct)], cwd=kit,
+        out = subprocess.run([sys.executable, "-m", "grader", "check", "--all", "--exercises", str(correct)], cwd=kit,
                              capture_output=True, text=True, encoding="utf-8").stdout
         tests = sum(line.startswith(("✓", "ok ")) for line in out.splitlines())
         bare = median_wall([sys.executable, "-c", "pass"], tmp)

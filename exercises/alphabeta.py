@@ -5,6 +5,29 @@ docstring says. Check it with 'abkit check', ask for a hint with 'abkit hint'.
 
 과제: 각 TODO를 docstring의 의사코드대로 동작하는 코드로 바꾸세요.
 'abkit check'로 확인하고, 'abkit hint'로 힌트를 볼 수 있습니다.
+
+The game's methods are the pseudocode's functions (a state here is a node's name, like "B1"):
+    game.to_move(state)        PLAYER(state): "MAX" or "MIN", the player who moves in state
+    game.actions(state)        ACTIONS(state): the list of the actions legal in state, in the order to try them
+    game.result(state, a)      RESULT(state, a): the state that action a leads to
+    game.terminal_test(state)  TERMINAL-TEST(state): True when the game is over in state, else False
+    game.utility(state)        UTILITY(state): the value of a terminal state for MAX, a number
+The example below calls them on a tiny tree (MAX moves at A, MIN at B and C; the leaves B1, B2, C1, C2
+are worth 3, 12, 2, 4).
+
+게임의 메서드가 의사코드의 함수입니다(여기서 상태는 "B1" 같은 노드 이름입니다).
+    game.to_move(state)        PLAYER(state): state에서 둘 차례인 선수, "MAX" 또는 "MIN"
+    game.actions(state)        ACTIONS(state): state에서 둘 수 있는 행동의 리스트(시도할 순서대로)
+    game.result(state, a)      RESULT(state, a): state에서 행동 a를 두면 가는 상태
+    game.terminal_test(state)  TERMINAL-TEST(state): state에서 게임이 끝났으면 True, 아니면 False
+    game.utility(state)        UTILITY(state): 단말 상태의 효용값(MAX 기준, 수)
+아래 예는 작은 트리에서 이 메서드들을 불러 봅니다(A에서는 MAX, B와 C에서는 MIN이 두고, 단말 노드
+B1, B2, C1, C2의 값은 3, 12, 2, 4입니다).
+
+>>> from abkit.tree import TreeGame, from_nested
+>>> game = TreeGame(from_nested([[3, 12], [2, 4]]))
+>>> game.to_move("A"), game.actions("A"), game.result("A", "B"), game.to_move("B"), game.terminal_test("B1"), game.utility("B1")
+('MAX', ['B', 'C'], 'B', 'MIN', True, 3)
 """
 
 import math
@@ -16,6 +39,7 @@ def alpha_beta_search(game, state):
     The first action whose value is the best value (ties go to the first);
     None at a terminal state. The root passes its updated alpha (beta at a MIN
     root) from one child to the next, exactly as MAX-VALUE (MIN-VALUE) does.
+    PLAYER(state) is game.to_move(state): "MAX" or "MIN".
 
     if TERMINAL-TEST(state) then return None
     alpha <- -inf; beta <- +inf; best <- None
@@ -30,7 +54,7 @@ def alpha_beta_search(game, state):
     return best
     """
     # TODO: write alpha_beta_search here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 alpha_beta_search을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 alpha_beta_search 함수를 작성하세요.
     raise NotImplementedError("alpha_beta_search")
 
 
@@ -46,7 +70,7 @@ def max_value(game, state, alpha, beta):
     return v
     """
     # TODO: write max_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 max_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 max_value 함수를 작성하세요.
     raise NotImplementedError("max_value")
 
 
@@ -62,5 +86,5 @@ def min_value(game, state, alpha, beta):
     return v
     """
     # TODO: write min_value here, following the pseudocode in its docstring.
-    # TODO: docstring의 의사코드를 따라 min_value을(를) 여기에 작성하세요.
+    # TODO: docstring의 의사코드를 따라 여기에 min_value 함수를 작성하세요.
     raise NotImplementedError("min_value")

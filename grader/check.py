@@ -26,9 +26,11 @@ import os
 import re
 import sys
 import threading
+import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Iterator
 
 from abkit.expected import expected_counts, expected_trace
 from abkit.fixture import Fixture, fixture_paths, load_fixture
@@ -38,6 +40,7 @@ from abkit.coursefolder import current_course
 from abkit.loading import load_module
 from abkit.trace import Call, Trace, traced_call, traced_search
 
+from . import limits
 from .compare import Finding, compare, compare_counts, compare_order
 from .feedback import TestResult, student_traceback
 from .info import Course, Exercise
@@ -159,8 +162,9 @@ class Watchdog:
     """Interrupts the main thread after ``seconds``: a student's endless loop becomes a timeout.
 
     Use as a context manager around the student's code and catch ``KeyboardInterrupt``;
-    ``fired`` tells a timeout from the user's Ctrl-C. Code that swallows the
-    interrupt (a bare ``except:`` in a loop) is stopped for good ``grace`` seconds
+    ``fired`` tells a stop from the user's Ctrl-C, and ``reason`` says which: ``"time"``, or ``"memory"`` when
+    the check's memory watchdog (:mod:`grader.limits`, where the system refuses a memory limit) stopped the code.
+    Code that swallows the interrupt (a bare ``except:`` in a loop) is stopped for good ``grace`` seconds
     later: a message, and the process exits with status 1.
     """
 
@@ -168,14 +172,22 @@ class Watchdog:
         self.seconds = seconds
         self.grace = grace
         self.fired = False
+        self.reason: str | None = None
         self._done = False  # set first thing in __exit__: a late timer then does nothing
         self._timer: threading.Timer | None = None
         self._hard: threading.Timer | None = None
+        self._guard = None
+        self._lock = threading.Lock()
 
     def _fire(self) -> None:
-        if self._done:  # the student's code finished as the timer went off
-            return
-        self.fired = True
+        self.trip("time")
+
+    def trip(self, reason: str) -> None:
+        """Stop the code now (once): interrupt the main thread, and end the process ``grace`` seconds later."""
+        with self._lock:
+            if self._done or self.fired:  # the student's code finished as the stop came, or it came already
+                return
+            self.fired, self.reason = True, reason
         self._hard = threading.Timer(self.grace, self._kill)
         self._hard.daemon = True
         self._hard.start()
@@ -194,10 +206,15 @@ class Watchdog:
             self._timer = threading.Timer(self.seconds, self._fire)
             self._timer.daemon = True
             self._timer.start()
+            self._guard = limits.active()
+            if self._guard is not None:
+                self._guard.watch(self)
         return self
 
     def __exit__(self, *exc: object) -> None:
         self._done = True
+        if self._guard is not None:
+            self._guard.unwatch(self)
         for timer in (self._timer, self._hard):
             if timer is not None:
                 timer.cancel()
@@ -232,9 +249,52 @@ def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student
 
 
 def run_exercise(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture]) -> list[TestResult]:
-    """Every public test of ``exercise`` on the student's file in ``folder``."""
+    """The public tests of ``exercise`` on the student's file in ``folder`` (see :func:`exercise_results`)."""
+    return list(exercise_results(course, exercise, folder, fixtures))
+
+
+def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture]) -> Iterator[TestResult]:
+    """The public tests of ``exercise`` one by one, as they run (the file is loaded before the first).
+
+    A test the watchdog stopped (the time limit, or the memory watchdog) or that ran out of memory ends the
+    exercise: its result says so, on which tree, and how many of the exercise's tests were not run; they are not
+    yielded. The same search would stop again on the next tree, and the student hears of it at once.
+    """
+    cases = test_cases(exercise, fixtures)
+    if not cases:
+        return
     student = load_student(exercise, folder, course.time_limit)
-    return [run_case(case, student, course, folder) for case in test_cases(exercise, fixtures)]
+    for k, case in enumerate(cases):
+        result = run_case(case, student, course, folder)
+        stop = stop_message(result, case, student, len(cases) - k - 1)
+        if stop is not None:
+            result.detail = {**result.detail, "message": stop, "rest": len(cases) - k - 1}
+            yield result
+            return
+        yield result
+
+
+def stop_message(result: TestResult, case: TestCase, student: Student, rest: int) -> Message | None:
+    """What ends the exercise after ``result``: a search stopped for its time or its memory (not a file that never
+    loaded: every test has its result already), in words that name the tree; else ``None``."""
+    if student.failure is not None or (result.status != "timeout" and "memory" not in result.detail):
+        return None
+    titles = case.fixture.title if case.fixture is not None and case.fixture.title else dict(result.title)
+    where = {"tree": Label(titles), "name": case.exercise.name, "count": rest}
+    if result.status == "timeout":
+        return Message("check.timeout.stop" if rest else "check.timeout.last", seconds=result.detail["seconds"], **where)
+    return Message("check.memory.stop" if rest else "check.memory.last", limit=result.detail["memory"], **where)
+
+
+class Label(Message):
+    """A text given in every language (a fixture's title), as a parameter of a :class:`~abkit.i18n.Message`."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        super().__init__("label")
+        self.texts = dict(texts)
+
+    def render(self, lang: str | None = None) -> str:
+        return self.texts.get(lang or "en") or self.texts.get("en") or next(iter(self.texts.values()), "")
 
 
 def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> TestResult:
@@ -252,9 +312,17 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> 
     except KeyboardInterrupt:
         if not watchdog.fired:
             raise
-        result.status, result.detail, result.student, result.tree = "timeout", {"seconds": _seconds(course.time_limit)}, None, None
+        result.student, result.tree, result.findings, result.traceback = None, None, [], []
+        if watchdog.reason == "memory":
+            result.status, result.detail = "error", {"memory": _seconds(course.memory_limit)}
+        else:
+            result.status, result.detail = "timeout", {"seconds": _seconds(course.time_limit)}
     except SystemExit as error:
         result.status, result.detail, result.tree = "crashed", {"reason": _one_line(error)}, None
+    if result.status == "error" and result.traceback and result.traceback[-1].startswith("MemoryError"):
+        # the system's limit stopped it: where (the traceback) is what matters, not the half-searched tree
+        result.detail = {**result.detail, "memory": _seconds(course.memory_limit)}
+        result.student, result.tree, result.findings = None, None, []
     return result
 
 
@@ -354,6 +422,10 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         names = re.findall(r", in (\w+)$", "\n".join(frames), re.M)
         result.status, result.findings, result.student = "not_started", [], None
         result.detail = {**result.detail, "function": names[-1] if names else "?"}
+        todo = _raised_at(error, folder)
+        if todo is not None:  # point at the TODO: the file and line of the raise the stub has under it
+            result.detail["message"] = Message("feedback.status.not_started_at", function=todo.name,
+                                               file=_shown_path(Path(todo.filename)), line=todo.lineno)
         return
     if error is not None:
         result.status = "error"
@@ -369,6 +441,23 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         result.findings = [Finding("value", None, 0, Message("compare.value", got=fmt(student.value),
                                                              want=fmt(expected.value)))]
     result.status = "passed" if passed else "failed"
+
+
+def _raised_at(error: BaseException, folder: Path) -> traceback.FrameSummary | None:
+    """The last frame of ``error``'s traceback in the student's files (where it was raised), if any."""
+    root = folder.resolve()
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if not frame.filename.startswith("<") and root in Path(frame.filename).resolve().parents:
+            return frame
+    return None
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` as the student knows it: relative to the course folder (``exercises/minimax.py``) when in it."""
+    try:
+        return path.resolve().relative_to(current_course().root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return str(path)
 
 
 def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:

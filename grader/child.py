@@ -230,21 +230,34 @@ def _intact(guards: tuple, any_=any, map_=map, is_not=operator.is_not) -> bool:
         return False
 
 
-def _limit(limits: dict) -> None:  # pragma: no cover - runs only in the child, before any student code
+def _limit(limits: dict) -> list[str]:  # pragma: no cover - runs only in the child, before any student code
+    """The child's signals and resource limits (:func:`set_limits`); the limits the system refused."""
     try:
         import resource
         import signal
     except ImportError:
-        return
+        return ["resource: no such module"]
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # an over-long write fails instead of killing the child
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a student's os.kill(SIGINT) cannot interrupt the harness
+    return set_limits(limits, resource)
+
+
+def set_limits(limits: dict, resource) -> list[str]:
+    """Set CPU time, address space (memory), file size and core-dump limits from ``limits``; each one the system
+    refuses (macOS refuses ``RLIMIT_AS``) as ``"RLIMIT_AS: ValueError: ..."``, for ``abkit grade`` to say."""
+    refused = []
     for name, value in (("RLIMIT_CPU", limits.get("cpu")), ("RLIMIT_AS", limits.get("memory")),
                         ("RLIMIT_FSIZE", limits.get("fsize")), ("RLIMIT_CORE", 0)):
-        if value is not None and hasattr(resource, name):
-            try:
-                resource.setrlimit(getattr(resource, name), (value, value))
-            except (ValueError, OSError):
-                pass
+        if value is None:
+            continue
+        if not hasattr(resource, name):
+            refused.append(f"{name}: not on this system")
+            continue
+        try:
+            resource.setrlimit(getattr(resource, name), (value, value))
+        except (ValueError, OSError) as error:
+            refused.append(f"{name}: {type(error).__name__}: {error}")
+    return refused
 
 
 class Channel:
@@ -391,8 +404,10 @@ def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point,
     limits = json.loads(argv[3])
     channel = Channel(int(argv[1]), int(argv[2]))
     channel.receive_key()
-    _limit(limits)
+    refused = _limit(limits)
     defences = _confine(limits)
+    if defences is not None and refused:
+        defences["refused"] = refused
     output = CappedText(limits.get("output", 20_000))
     sys.stdout = sys.stderr = output
     sys.stdin = io.StringIO("")

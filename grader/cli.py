@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
+import unicodedata
 
+from abkit import __version__
 from abkit.coursefolder import NoCourse, chosen_course
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import check, export, fixtures, grade, handouts, hint, init, lab, release, stubs, trace, watch
+from .commands import check, export, fixtures, grade, handouts, hint, init, lab, practice, release, stubs, trace, watch
 from .errors import UsageError
 
-COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, export, stubs, release, lab, init)
+COMMANDS = (check, hint, watch, trace, practice, fixtures, handouts, grade, export, stubs, release, lab, init)
 
 
 def _lang_from(argv: list[str]) -> str:
@@ -42,6 +45,71 @@ def _localize_argparse(lang: str) -> None:
     argparse._ = lambda text: table.get(text, text)  # argparse looks up its gettext alias at call time
 
 
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: Hangul and other wide characters two, combining marks none.
+
+    >>> display_width("abc"), display_width("한국어"), display_width("α=3")
+    (3, 6, 3)
+    """
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` columns, broken between words (Korean too: never inside a
+    word); a word wider than a line alone is cut where it must be.
+
+    >>> wrap("알파베타 가지치기를 한 단계씩 설명합니다", 12)
+    ['알파베타', '가지치기를', '한 단계씩', '설명합니다']
+    """
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        while display_width(word) > width:  # a path or a command longer than a line
+            cut = max(1, next(i for i in range(len(word), 0, -1) if display_width(word[:i]) <= width))
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:cut])
+            word = word[cut:]
+        if line and display_width(line) + 1 + display_width(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line] if line else lines
+
+
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help wrapped by display width, so Korean help (Hangul two columns wide) fits the terminal."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return "\n".join(indent + line for line in wrap(text, width - len(indent)))
+
+    def format_help(self) -> str:
+        """The help; a line argparse measured by characters (the usage, a long option) is wrapped again."""
+        lines = []
+        for line in super().format_help().split("\n"):
+            if display_width(line) <= self._width:
+                lines.append(line)
+                continue
+            indent = re.match(r" *", line).group()
+            first, *rest = wrap(line, self._width - len(indent))
+            hang = " " * min(len(indent) + 4, self._width // 2)
+            lines += [indent + first] + [hang + part for part in wrap(" ".join(rest), self._width - len(hang))]
+        return "\n".join(lines)
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """An argument parser (and its subcommands' parsers) whose help is wrapped by display width."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
+
+
 def add_lang(parser: argparse.ArgumentParser, lang: str) -> None:
     """The ``--lang`` and ``--course`` options every command takes."""
     parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
@@ -54,7 +122,8 @@ def add_course(parser: argparse.ArgumentParser, lang: str, default: object = Non
 
 
 def build_parser(lang: str) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="abkit", description=t("cli.description", lang))
+    parser = ArgumentParser(prog="abkit", description=t("cli.description", lang))
+    parser.add_argument("--version", action="version", version=f"abkit {__version__}", help=t("cli.help.version", lang))
     parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
     add_course(parser, lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.commands", lang),
@@ -64,14 +133,35 @@ def build_parser(lang: str) -> argparse.ArgumentParser:
     return parser
 
 
+#: text the kit writes that a console's encoding must take: Hangul, α/β, ≤, ∞, the tree's lines and marks
+SAMPLE = "한글 α β ≤ ≥ ∞ − · ├─ └─ │ ✓ ✗ ⚠ ✂ ○ Σ"
+
+
 def _utf8_streams() -> None:
+    """UTF-8 output on every system: stdout and stderr switch to UTF-8 when their encoding cannot write the kit's
+    text (a cp949 or cp1252 Windows console or pipe), and replace what they still cannot encode instead of
+    crashing. An encoding the user chose with ``PYTHONIOENCODING`` is kept (then ASCII glyphs stand in)."""
+    chosen = bool(os.environ.get("PYTHONIOENCODING"))
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            try:
+        if reconfigure is None:
+            continue
+        try:
+            if not chosen and not _can_encode(getattr(stream, "encoding", None)):
+                stream.flush()
+                reconfigure(encoding="utf-8", errors="replace")
+            else:
                 reconfigure(errors="replace")
-            except (ValueError, OSError):  # pragma: no cover - a closed or odd stream
-                pass
+        except (ValueError, OSError):  # pragma: no cover - a closed or odd stream
+            pass
+
+
+def _can_encode(encoding: str | None) -> bool:
+    try:
+        SAMPLE.encode(encoding or "ascii")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def main(argv: list[str] | None = None) -> int:

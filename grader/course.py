@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from abkit.coursefolder import copy_course, current_course, default_course, find_course
+from abkit.i18n import os_problem
 
 from .errors import UsageError
 
@@ -23,7 +24,7 @@ def init_course(folder: Path) -> list[Path]:
         copy_course(default_course(), folder)
         (folder / "README.md").write_text(README.read_text(encoding="utf-8"), encoding="utf-8")
     except OSError as error:
-        raise UsageError("init.cannot_write", path=str(folder), reason=error.strerror or str(error)) from None
+        raise UsageError("init.cannot_write", path=str(folder), reason=os_problem(error)) from None
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 

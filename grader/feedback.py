@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from abkit.game import error_line
 from abkit.i18n import Message, t
 from abkit.trace import Trace
 from abkit.tree import Tree
@@ -79,7 +80,7 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
         lines.append(f"{indent}{_values_line(result, lang, g)}")
     if result.traceback:
         lines.append(f"{indent}{t('feedback.traceback', lang)}")
-        lines.extend(_block(result.traceback, indent, markdown))
+        lines.extend(_block(result.traceback[:-1] + [error_line(result.traceback[-1], lang)], indent, markdown))
     drawn = render_tree(result.student, result.tree, result.prune_on_equality, lang, g, expected=result.expected) \
         if show_tree and result.tree is not None and result.student is not None else []
     if drawn:  # the search generated something on the tree
@@ -89,10 +90,13 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
 
 
 def _status_text(result: TestResult, lang: str) -> str:
-    """The status in words; ``detail["call"]`` names a direct call, ``detail["note"]`` adds a sentence."""
+    """The status in words; ``detail["call"]`` names a direct call, ``detail["message"]`` replaces the status's
+    usual words, ``detail["note"]`` adds a sentence."""
     params = {k: (v.render(lang) if isinstance(v, Message) else v) for k, v in result.detail.items()}
     parts = [t("feedback.direct_call", lang, call=params["call"])] if "call" in params else []
-    if result.status != "failed":
+    if "message" in params:  # the status in words of its own (a check stopped: which tree, what was not run)
+        parts.append(params["message"])
+    elif result.status != "failed":
         parts.append(t(f"feedback.status.{result.status}", lang, **params))
     if "note" in params:
         parts.append(params["note"])

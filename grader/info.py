@@ -13,12 +13,16 @@ from pathlib import Path
 
 import yaml
 
-from abkit.i18n import LANGS, Message
+from abkit.i18n import LANGS, Message, os_problem
+from abkit.yamlsafe import parser_problem
 
 from .errors import UsageError
 
 RULES = {"aima": True, "cs188": False}
 ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
+#: algorithm -> the file of ``solutions/`` that implements it (the reference)
+SOLUTION_FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphabeta_cutoff.py",
+                  "expectimax": "expectimax.py", "ordering": "ordering.py"}
 
 
 class InfoError(UsageError):
@@ -67,12 +71,14 @@ class Course:
     prune_on_equality: True for the AIMA rule, False for CS188's.
     hidden: exercise name -> how many hidden trees grading adds (written by
     ``abkit release``; in the full kit it is counted from ``fixtures/hidden/``).
+    memory_limit: megabytes the student's code may add while ``abkit check`` runs it (:mod:`grader.limits`).
     """
 
     prune_on_equality: bool
     time_limit: float
     exercises: tuple[Exercise, ...]
     hidden: dict[str, int] = field(default_factory=dict)
+    memory_limit: float = 1024
 
     @property
     def rule(self) -> str:
@@ -90,9 +96,9 @@ def load_info(path: Path) -> Course:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise InfoError(path, "unreadable", reason=error.strerror or str(error)) from None
+        raise InfoError(path, "unreadable", reason=os_problem(error)) from None
     except yaml.YAMLError as error:
-        raise InfoError(path, "unreadable", reason=str(error).replace("\n", " ")) from None
+        raise InfoError(path, "unreadable", reason=parser_problem(error)) from None
     if not isinstance(data, dict) or not isinstance(data.get("exercises"), list) or not data["exercises"]:
         raise InfoError(path, "exercises")
     rule = data.get("rule", "aima")
@@ -101,12 +107,15 @@ def load_info(path: Path) -> Course:
     limit = data.get("time_limit", 2)
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
         raise InfoError(path, "time_limit", limit=limit)
+    memory = data.get("memory_limit", 1024)
+    if isinstance(memory, bool) or not isinstance(memory, (int, float)) or memory < 16:
+        raise InfoError(path, "memory_limit", limit=memory)
     exercises = tuple(_exercise(path, k, entry) for k, entry in enumerate(data["exercises"], 1))
     names = [e.name for e in exercises]
     if len(set(names)) != len(names):
         raise InfoError(path, "duplicate")
     hidden = data.get("hidden") or {}
-    return Course(RULES[rule], float(limit), exercises, {str(k): int(v) for k, v in hidden.items()})
+    return Course(RULES[rule], float(limit), exercises, {str(k): int(v) for k, v in hidden.items()}, float(memory))
 
 
 def _exercise(path: Path, number: int, entry: object) -> Exercise:

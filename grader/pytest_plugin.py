@@ -4,7 +4,9 @@
 ``exercises/<name>.py`` (the names in ``info.yaml``) as a file of tests named by
 fixture (``alphabeta.py::aima-fig-5-2``). A failing item reports exactly what
 ``abkit check`` prints for that test, in the language of the locale
-(``ABKIT_LANG=ko`` for Korean), not a Python traceback. The kit's own test run
+(``ABKIT_LANG=ko`` for Korean), not a Python traceback. A search stopped for its time or memory
+ends its file as it ends the exercise in ``abkit check``: the file's later tests are
+skipped, saying why. The kit's own test run
 (``testpaths = tests``) never reaches ``exercises/``, so the unsolved stubs do
 not fail the kit's CI; the student edition's ``pyproject.toml`` points pytest at
 ``exercises/``.
@@ -19,7 +21,7 @@ import pytest
 from abkit.coursefolder import NoCourse, current_course
 from abkit.i18n import default_lang, t
 
-from .check import TestCase, course_fixtures, load_student, run_case, test_cases
+from .check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
 from .feedback import TestResult, render_result
 from .report import find_course
 from .textree import glyphs_for
@@ -54,7 +56,9 @@ class ExerciseFile(pytest.File):
         self.course, self.folder = find_course(self.path.parent)
         self.exercise = self.course.get(self.path.stem)
         self._student = None
-        for case in test_cases(self.exercise, course_fixtures(self.course, current_course().public_fixtures)):
+        self.stopped: str | None = None  # the test whose search was stopped: the later ones are not run
+        self.cases = test_cases(self.exercise, course_fixtures(self.course, current_course().public_fixtures))
+        for case in self.cases:
             yield PublicTest.from_parent(self, name=case.name.split("/", 1)[1], case=case)
 
     def student(self):
@@ -73,7 +77,14 @@ class PublicTest(pytest.Item):
 
     def runtest(self) -> None:
         parent = self.parent
-        result = run_case(self.case, parent.student(), parent.course, parent.folder)
+        if parent.stopped is not None:
+            pytest.skip(t("check.skipped", default_lang(), name=parent.exercise.name, test=parent.stopped))
+        student = parent.student()
+        result = run_case(self.case, student, parent.course, parent.folder)
+        stop = stop_message(result, self.case, student, len(parent.cases) - parent.cases.index(self.case) - 1)
+        if stop is not None:
+            result.detail = {**result.detail, "message": stop}
+            parent.stopped = self.case.name
         if not result.passed:
             raise CheckFailed(result)
 

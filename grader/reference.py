@@ -9,9 +9,7 @@ from abkit.game import Game, State
 from abkit.loading import load_module
 from abkit.trace import Trace, traced_search
 
-#: algorithm -> the solution file that implements it
-FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphabeta_cutoff.py",
-         "expectimax": "expectimax.py", "ordering": "ordering.py"}
+from .info import SOLUTION_FILES as FILES  # algorithm -> the solution file that implements it
 
 
 @per_course

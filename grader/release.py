@@ -3,8 +3,10 @@
 It holds the core (``abkit/``), the part of the grader that checks and explains
 (an allow-list below: no reference solutions, no batch grading, no mistake
 catalogue), the stubs, the public fixtures, a ``pyproject.toml`` whose ``abkit``
-offers only ``check``, ``hint`` and ``watch``, and whose plain ``pytest`` runs the
-public tests, and the course marker (the edition is a course folder the installed kit works in too).
+offers only ``check``, ``hint``, ``watch`` and ``trace`` (which draws the reference's
+search from what the public fixtures record: :mod:`grader.fixturetrace`), and whose
+plain ``pytest`` runs the public tests, and the course marker (the edition is a course
+folder the installed kit works in too).
 Hidden fixtures, solutions and the packaged default course stay behind; only how many there are per exercise
 is written into the edition's ``info.yaml``.
 """
@@ -25,11 +27,14 @@ from .info import load_info
 
 #: grader modules the student edition needs, and no other (relative to grader/)
 GRADER_FILES = ("__init__.py", "__main__.py", "check.py", "compare.py", "errors.py", "feedback.py", "tracebacks.py", "info.py",
-                "judge.py",
+                "judge.py", "limits.py", "course.py", "fixturetrace.py",
                 "play.py", "pytest_plugin.py", "report.py", "textree.py", "watch.py",
-                "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py")
-STUDENT_COMMANDS = ("check", "hint", "watch")
+                "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py",
+                "commands/trace.py")
+STUDENT_COMMANDS = ("check", "hint", "watch", "trace")
 EXERCISE_FILES = ("README.md", "conftest.py")
+#: the line of exercises/README.md from which on the text is for maintainers (stubs, solutions): left out
+MAINTAINERS = "<!-- for maintainers:"
 
 PYPROJECT = """\
 [build-system]
@@ -94,7 +99,8 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
     for exercise in course.exercises:
         put(f"exercises/{exercise.file}", source=exercises / exercise.file)
     for name in EXERCISE_FILES:
-        put(f"exercises/{name}", source=exercises / name)
+        text = (exercises / name).read_text(encoding="utf-8")
+        put(f"exercises/{name}", text.split(MAINTAINERS)[0].rstrip() + "\n" if MAINTAINERS in text else text)
     counts = {e.name: hidden_count(course, e, folder.hidden_fixtures) for e in course.exercises}
     info = (exercises / "info.yaml").read_text(encoding="utf-8").rstrip("\n")
     put("exercises/info.yaml", info + "\n# written by abkit release: how many hidden trees grading adds\nhidden:\n"
@@ -103,12 +109,20 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
         put(f"fixtures/public/{path.name}", source=path)
     put("pyproject.toml", PYPROJECT.format(version=__version__))
     put(MARKER, marker_text())
-    put("README.md", "\n\n".join(t("release.readme", lang) for lang in LANGS) + "\n")
+    put("README.md", "\n\n".join(t("release.readme", lang, check=first_check(lang)) for lang in LANGS) + "\n")
     if handouts is not None:
         for path in sorted(Path(handouts).rglob("*")):
             if path.is_file():
                 put(f"handouts/{path.relative_to(handouts)}", source=path)
     return written
+
+
+def first_check(lang: str) -> str:
+    """What ``abkit check`` says on the course's stubs, the student's first look at it (for the edition's README)."""
+    from .report import check
+
+    lines, _ = check(None, None, lang)
+    return "\n".join(lines).rstrip()
 
 
 def student_cli(text: str) -> str:

@@ -35,6 +35,7 @@ MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.m
 TREES_SHOWN = 2         # of which with the tree drawn
 STATUSES = ("ok", "timeout", "crashed", "invalid")
 STUDENTS_FOLDER = "students"  # DIR/students/<id>/: each student's results.json and feedback.md
+STEP_PAGES = "steps-"  # DIR/students/<id>/steps-<test>.html: a failing visible test stepped through
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -131,8 +132,9 @@ def _mistake_line(mistake_id: str, lang: str) -> str:
     return t("grade.report.mistake", lang, name=t(f"mistake.{mistake_id}.name", lang))
 
 
-def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
-    """A student's ``feedback.md``: score, per exercise the named mistakes and the failing tests with their trees."""
+def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str, pages: dict[str, str] | None = None) -> str:
+    """A student's ``feedback.md``: score, per exercise the named mistakes and the failing tests with their trees;
+    ``pages``: test id -> the file name of its step-through page (:func:`step_pages`), named under the test."""
     out = [f"# {t('grade.feedback.title', lang, student=grade.student)}", "",
            t("grade.feedback.score", lang, score=number(grade.score), max_score=number(grade.max_score),
              status=t(f"grade.status.{grade.status}", lang)),
@@ -143,7 +145,8 @@ def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
     for exercise in grade.exercises.values():
         loaded = bool(exercise.replies or exercise.functions)
         saw_hidden |= loaded and any(not _visible(test.source, rubric.visibility) for test in _sent(exercise))
-        out += ["", *_exercise_markdown(exercise, lang, rubric.visibility, show_output=not (loaded and saw_hidden))]
+        out += ["", *_exercise_markdown(exercise, lang, rubric.visibility, show_output=not (loaded and saw_hidden),
+                                        pages=pages or {})]
     return "\n".join(out) + "\n"
 
 
@@ -155,7 +158,7 @@ def _sent(exercise: ExerciseGrade) -> list:
 
 
 def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str, str],
-                       show_output: bool = True) -> list[str]:
+                       show_output: bool = True, pages: dict[str, str] | None = None) -> list[str]:
     """One exercise's part of ``feedback.md``. A failing test that the rubric does not show students at once
     (``visibility`` of its source other than ``visible``: the hidden fixtures) is named without its findings,
     tree or output, which would show the hidden tree; results.json keeps them, under that visibility. Unless
@@ -190,10 +193,13 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
             continue
         show_tree = k < TREES_SHOWN and drawable(tg)
         out += ["", _demote(render_result(tg.result, lang, markdown=True, show_tree=show_tree))]
+        if pages and tg.test.id in pages:
+            out += ["", t("grade.feedback.step_page", lang, file=pages[tg.test.id])]
     rest = failed[MAX_TESTS_SHOWN:]
     if rest:
         out += ["", t("grade.feedback.more", lang, count=len(rest)),
-                *(f"- {tg.result.label(lang)} (`{tg.test.id}`)" for tg in rest)]
+                *(f"- {tg.result.label(lang)} (`{tg.test.id}`)"
+                  + (f" · `{pages[tg.test.id]}`" if pages and tg.test.id in pages else "") for tg in rest)]
     if not_run:
         out += ["", t("grade.feedback.not_run", lang, count=not_run)]
     return out
@@ -233,9 +239,33 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
     ``results.json``; returns the results."""
     folder = student_folder(out, grade.student)
     results = results_json(grade, rubric, lang)
-    write_atomic(folder / "feedback.md", markdown(feedback_markdown(grade, rubric, lang)))
+    shown = step_pages(grade, rubric)
+    if shown or any(folder.glob(f"{STEP_PAGES}*.html")):  # new pages, or old ones to remove
+        from .stepthrough.page import page_names, write_pages
+
+        pages = page_names([r.name for r in shown], STEP_PAGES)
+        write_pages(shown, folder, lang, STEP_PAGES)
+    else:
+        pages = {}
+    write_atomic(folder / "feedback.md", markdown(feedback_markdown(grade, rubric, lang, pages)))
     write_atomic(folder / "results.json", json_text(results))
     return results
+
+
+def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
+    """The results of the failing tests that get a step-through page: per exercise the first ``rubric.step_pages``
+    failing visible tests with a trace of the student's on a game tree (:func:`grader.stepthrough.page.wants_page`);
+    by default two, the interactive form of the trees ``feedback.md`` draws, so that a student's pages stay a few
+    hundred kilobytes however many tests fail (``step_pages: all`` gives every one a page). A hidden test never gets
+    one (it would show its tree)."""
+    from .stepthrough.page import wants_page
+
+    chosen = []
+    for exercise in grade.exercises.values():
+        failed = [tg.result for tg in exercise.tests if not tg.result.passed and not tg.not_run
+                  and _shown(tg, rubric.visibility) and wants_page(tg.result)]
+        chosen += failed[:rubric.step_pages]
+    return chosen
 
 
 def read_results(out: Path, student: str) -> dict | None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from abkit.i18n import Message
+from abkit.i18n import Message, os_problem
 from abkit.yamlsafe import YamlError, compose, describe, line_of, number, scalar
 
 #: exercise file stem -> the algorithm it implements
@@ -21,7 +21,8 @@ CATEGORIES = ("values", "pruning", "nodes", "direct", "orders", "games")
 RULES = {"aima": True, "cs188": False}
 SOURCES = ("public", "hidden")
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
-KEYS = ("rule", "fixtures", "random_trees", "direct_tests", "visibility", "exercises")
+KEYS = ("rule", "fixtures", "random_trees", "direct_tests", "visibility", "step_pages", "exercises")
+ALL = "all"  # step_pages: a page for every failing visible test
 RANDOM_KEYS = {"count": (0, 20), "branching": (1, 6), "depth": (0, 6), "min": (-10**6, 10**6), "max": (-10**6, 10**6)}
 
 
@@ -33,7 +34,8 @@ class RubricError(ValueError):
         super().__init__(self.render())
 
     def render(self, lang: str | None = None) -> str:
-        return f"{self.path}:{self.line}: {self.message.render(lang)}"
+        where = f"{self.path}:{self.line}" if self.line else self.path  # line 0: the file as a whole
+        return f"{where}: {self.message.render(lang)}"
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,7 @@ class Rubric:
     prune_on_equality: the course's cut-off rule (True: AIMA). sources: fixture folders used.
     random_trees: count, branching, depth, min, max. direct_tests: direct calls per exercise.
     visibility: test source -> Gradescope visibility. text: the file's text (part of a grade's fingerprint).
+    step_pages: per exercise, how many failing visible tests get a step-through page (``None``: all of them).
     """
 
     points: dict[str, dict[str, float]]
@@ -54,6 +57,7 @@ class Rubric:
     direct_tests: int = 12
     visibility: dict[str, str] = field(default_factory=lambda: {"public": "visible", "hidden": "after_published",
                                                                 "random": "visible"})
+    step_pages: int | None = 2
     path: str = ""
     text: str = ""
 
@@ -80,7 +84,7 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
-        raise RubricError(path, 0, Message("rubric.unreadable", reason=getattr(error, "strerror", None) or str(error))) \
+        raise RubricError(path, 0, Message("rubric.unreadable", reason=os_problem(error))) \
             from None
     try:
         return _read(compose(text), path, text)
@@ -134,6 +138,9 @@ def _read(doc: Node | None, path: Path, text: str) -> Rubric:
         options["direct_tests"] = _int(path, items["direct_tests"][1], 0, 200)
     if "visibility" in items:
         options["visibility"] = _visibility(path, items["visibility"][1])
+    if "step_pages" in items:
+        node = items["step_pages"][1]
+        options["step_pages"] = None if isinstance(node, ScalarNode) and scalar(node) == ALL else _int(path, node, 0, 1000)
     return Rubric(**options)
 
 

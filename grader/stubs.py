@@ -4,7 +4,9 @@ A solution marks what students must write with ``# BEGIN SOLUTION`` /
 ``# END SOLUTION`` lines. In the stub, a marked block inside a function becomes
 a TODO (in English and Korean) and ``raise NotImplementedError``; a marked block
 at module level (``PRUNE_ON_EQUALITY``) disappears. The module docstring keeps
-its first line and tells the student what to do; every function keeps its
+its first line and tells the student what to do and what the game's methods
+return (PLAYER is ``game.to_move``: ``"MAX"`` or ``"MIN"``), with an example on a
+tiny tree that runs as a doctest (:data:`EXAMPLE`); every function keeps its
 docstring, which restates the pseudocode. ``abkit stubs --check`` and a test
 fail when a committed stub differs from what :func:`make_stub` writes.
 
@@ -22,8 +24,15 @@ import re
 from pathlib import Path
 
 from abkit.i18n import LANGS, t
+from abkit.korean import format_ko
 
 BEGIN, END = "# BEGIN SOLUTION", "# END SOLUTION"
+#: the game's methods on a tiny tree, a doctest in every stub's docstring (after the words of ``stubs.game``)
+EXAMPLE = """\
+>>> from abkit.tree import TreeGame, from_nested
+>>> game = TreeGame(from_nested([[3, 12], [2, 4]]))
+>>> game.to_move("A"), game.actions("A"), game.result("A", "B"), game.to_move("B"), game.terminal_test("B1"), game.utility("B1")
+('MAX', ['B', 'C'], 'B', 'MIN', True, 3)"""
 _DEF = re.compile(r"^(\s*)def\s+(\w+)\s*\(")
 
 
@@ -38,7 +47,8 @@ def make_stub(source: str, header: list[str] | None = None, todo: list[str] | No
     comment lines put where each function's solution was (``{function}`` is
     filled in). Both default to the catalogue's words in every language.
     """
-    header = header if header is not None else [t("stubs.header", lang) for lang in LANGS]
+    header = header if header is not None else [*(t("stubs.header", lang) for lang in LANGS),
+                                                 *(t("stubs.game", lang) for lang in LANGS), EXAMPLE]
     todo = todo if todo is not None else [t("stubs.todo", lang) for lang in LANGS]
     lines = _replace_blocks(source.splitlines(), todo)
     return _squeeze_blank_lines(_rewrite_docstring(lines, header))
@@ -57,7 +67,7 @@ def _replace_blocks(lines: list[str], todo: list[str]) -> list[str]:
                 raise MarkerError(f"line {number}: {BEGIN} inside another block")
             inside = line[: len(line) - len(line.lstrip())]
             if inside:
-                out += [f"{inside}# {text.format(function=function)}" for text in todo]
+                out += [f"{inside}# {format_ko(text, function=function)}" for text in todo]
                 out.append(f'{inside}raise NotImplementedError("{function}")')
         elif stripped == END:
             if inside is None:

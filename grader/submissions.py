@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Iterator
 
-from abkit.i18n import Message
+from abkit.i18n import Message, os_problem
 
 MAX_FILE_BYTES = 1_000_000      # one Python file
 MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
@@ -176,7 +176,7 @@ def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, b
         try:
             info = path.lstat()
         except OSError as error:  # pragma: no cover - vanished while listing (a too long path is one of dirs)
-            yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=error.strerror or "")
+            yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error))
             continue
         if stat.S_ISLNK(info.st_mode):
             yield relative, Message("grade.skipped.link", name=shown(relative))
@@ -188,7 +188,7 @@ def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, b
             try:
                 data = read_regular(path, MAX_FILE_BYTES + 1)
             except OSError as error:
-                yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=error.strerror or "")
+                yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error))
                 continue
             if len(data) > MAX_FILE_BYTES:  # pragma: no cover - grew after the check
                 yield relative, Message("grade.skipped.large", name=shown(relative))
@@ -205,7 +205,7 @@ def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]
 
     def unlistable(error: OSError) -> None:
         name = Path(error.filename or folder).relative_to(folder).as_posix() if error.filename else "."
-        skipped.append(Message("grade.skipped.unreadable", name=shown(name), reason=error.strerror or ""))
+        skipped.append(Message("grade.skipped.unreadable", name=shown(name), reason=os_problem(error)))
 
     for top, dirs, files in os.walk(folder, onerror=unlistable):  # os.walk does not follow links to folders
         here, kept = Path(top), []
@@ -216,7 +216,7 @@ def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]
             try:
                 mode = (here / d).lstat().st_mode
             except OSError as error:  # a path longer than the system allows
-                skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=error.strerror or ""))
+                skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error)))
                 continue
             if stat.S_ISLNK(mode):
                 skipped.append(Message("grade.skipped.link", name=shown(relative)))
@@ -276,8 +276,7 @@ def _unzip(path: Path, result: Unpacked) -> None:
                 with zipfile.ZipFile(handle) as archive:
                     _extract(archive, result)
     except Exception as error:  # noqa: BLE001 - zipfile raises anything on hostile bytes (struct.error, zlib.error...)
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else f"{type(error).__name__}: {error}"
-        result.unreadable = Message("grade.unreadable_zip", reason=reason[:300])  # never the instructor's paths
+        result.unreadable = Message("grade.unreadable_zip", reason=_zip_problem(error))  # never the instructor's paths
     if result.unreadable is not None:
         for name in result.files:  # nothing of a broken archive is graded
             with contextlib.suppress(OSError):
@@ -285,12 +284,27 @@ def _unzip(path: Path, result: Unpacked) -> None:
         result.files.clear()
 
 
+def _zip_problem(error: BaseException) -> Message:
+    """Why zipfile could not unpack an archive, in the kit's words (zipfile's own are English)."""
+    import zlib
+
+    if isinstance(error, OSError):
+        return os_problem(error)
+    if isinstance(error, zipfile.BadZipFile):
+        return Message("zip.damaged")
+    if isinstance(error, zlib.error):
+        return Message("zip.data")
+    if isinstance(error, NotImplementedError):
+        return Message("zip.method")
+    return Message("zip.other", kind=type(error).__name__)
+
+
 def _directory_problem(handle) -> Message | None:
     """Why the archive on ``handle`` is not parsed, read from its end record alone: none is found, or its central
     directory declares more than ``MAX_ENTRIES`` entries or ``MAX_DIRECTORY_BYTES`` bytes."""
     end = zipfile._EndRecData(handle)  # the end record (zip64 too), as ZipFile itself finds it
     if end is None:
-        return Message("grade.unreadable_zip", reason="File is not a zip file")
+        return Message("grade.unreadable_zip", reason=Message("zip.damaged"))
     entries, size = end[zipfile._ECD_ENTRIES_TOTAL], end[zipfile._ECD_SIZE]
     if entries > MAX_ENTRIES:
         return Message("grade.zip_entries", count=entries, limit=MAX_ENTRIES)
@@ -354,7 +368,7 @@ def _write(result: Unpacked, relative: str, data: bytes) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
     except OSError as error:
-        result.skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=error.strerror or ""))
+        result.skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error)))
         return
     result.files.append(relative)
 

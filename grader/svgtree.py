@@ -76,6 +76,9 @@ class Show:
     cuts: pruned edges crossed out and skipped subtrees greyed.
     best_path: the principal variation drawn thick.
     blank: empty slots to fill in instead of values, windows and numbers.
+    slots: empty, classed places for what a step-through page fills in as it steps (``grader.stepthrough``):
+        each internal node's value (``v``) and window (``wa``, ``wb``), each node's visit number (``o``), and
+        every edge tagged with its child (``edge``) and carrying a hidden cut mark.
     """
 
     values: bool = True
@@ -84,6 +87,7 @@ class Show:
     cuts: bool = True
     best_path: bool = False
     blank: bool = False
+    slots: bool = False
 
 
 ANSWER = Show(best_path=True)
@@ -91,6 +95,8 @@ MINIMAX = Show(windows=False, cuts=False, best_path=True)
 BLANK = Show(values=False, windows=False, order=False, cuts=False, blank=True)
 #: values and the best path only (trees too large for visit numbers, such as expectiminimax's)
 VALUES = Show(windows=False, order=False, cuts=False, best_path=True)
+#: the bare tree with empty places that a step-through page fills in step by step
+SLOTS = Show(values=False, windows=False, order=False, cuts=False, slots=True)
 
 
 def layout(tree: Tree, style: Style = STYLE) -> dict[str, tuple[float, float]]:
@@ -192,7 +198,8 @@ def render_svg(tree: Tree, trace: Trace | None = None, show: Show = BLANK, style
     for parent, kids in tree.children.items():
         for child in kids:
             parts.append(_edge(xy, parent, child, players, style, child in grey,
-                               (parent, child) in on_path, child in pruned, child in faint))
+                               (parent, child) in on_path, child in pruned or show.slots, child in faint,
+                               slot=show.slots))
             if players[parent] == CHANCE:
                 parts.append(_probability(xy, parent, child, tree.probabilities.get(child), players, style,
                                           child in grey or child in faint))
@@ -246,10 +253,11 @@ def _chance_radius(style: Style) -> float:
 
 
 def _edge(xy, parent: str, child: str, players, style: Style, greyed: bool, best: bool, cut: bool,
-          faint: bool = False) -> str:
-    """One edge; a pruned one carries an X at its middle (class ``cut``, ``data-node`` = the child).
+          faint: bool = False, slot: bool = False) -> str:
+    """One edge (class ``edge``, ``data-node`` = the child); a pruned one carries an X at its middle (class ``cut``).
 
-    ``faint``: the edge lies beyond a depth limit (dotted, never crossed out).
+    ``faint``: the edge lies beyond a depth limit (dotted, never crossed out). ``slot``: the X (class
+    ``cut slot``) is hidden until a step-through page shows it.
     """
     x1, y1 = _anchor(xy, parent, players, style, top=False)
     x2, y2 = _anchor(xy, child, players, style, top=True)
@@ -260,7 +268,8 @@ def _edge(xy, parent: str, child: str, players, style: Style, greyed: bool, best
            f'y2="{y2:.1f}" stroke="{colour}" stroke-width="{width}"{dash}/>']
     if cut:
         mx, my, s = (x1 + x2) / 2, (y1 + y2) / 2, 6
-        out.append(f'<g class="cut" data-node="{escape(child)}" stroke="{style.best}" stroke-width="2.2">'
+        out.append(f'<g class="cut{" slot" if slot else ""}" data-node="{escape(child)}" stroke="{style.best}" '
+                   f'stroke-width="2.2">'
                    f'<line x1="{mx - s:.1f}" y1="{my - s:.1f}" x2="{mx + s:.1f}" y2="{my + s:.1f}"/>'
                    f'<line x1="{mx - s:.1f}" y1="{my + s:.1f}" x2="{mx + s:.1f}" y2="{my - s:.1f}"/></g>')
     return "".join(out)
@@ -305,12 +314,20 @@ def _node(tree: Tree, node: str, at: tuple[float, float], player: str, call, sho
             if eval_node:
                 out.append(_eval_label(x, y + r + 12, call.value, ink))
         out.append(_window(x + w + 3, y, call, show, ink))
+        if show.slots:
+            out.append(_text(x, ty, "", ink, "middle", 10.5, bold=True, cls="v") +
+                       _text(x + w + 3, y + 1, "", ink, "start", 8.5, cls="wa") +
+                       _text(x + w + 3, y + 11, "", ink, "start", 8.5, cls="wb"))
     name_colour = style.grey if greyed else (style.faint if faint else "#666")
     if tree.is_leaf(node):
         out.append(_text(x, y + r + 11, node, name_colour, "middle", 9, italic=True))
     else:
         out.append(_text(x - r * 1.2 - 3, y - r + 2 if side > 0 else y + 6, node, name_colour, "end", 9, italic=True))
-    out.append(_order(x + side * (r * 1.2 + 1), y - r - 3, call, show, style))
+    ox, oy = x + side * (r * 1.2 + 1), y - r - 3
+    out.append(_order(ox, oy, call, show, style))
+    if show.slots:
+        out.append(f'<g class="order slot"><circle cx="{ox:.1f}" cy="{oy:.1f}" r="6.5" fill="{style.order_fill}"/>'
+                   + _text(ox, oy + 2.8, "", "white", "middle", 7.5, cls="o") + "</g>")
     out.append("</g>")
     return "".join(out)
 
@@ -347,10 +364,11 @@ def _order(x: float, y: float, call, show: Show, style: Style) -> str:
 
 
 def _text(x: float, y: float, text: str, colour: str, anchor: str, size: float, bold: bool = False,
-          italic: bool = False) -> str:
+          italic: bool = False, cls: str = "") -> str:
     weight = ' font-weight="bold"' if bold else ""
     style = ' font-style="italic"' if italic else ""
-    return (f'<text x="{x:.1f}" y="{y:.1f}" fill="{colour}" text-anchor="{anchor}" font-size="{size}"'
+    tag = f' class="{cls}"' if cls else ""
+    return (f'<text{tag} x="{x:.1f}" y="{y:.1f}" fill="{colour}" text-anchor="{anchor}" font-size="{size}"'
             f'{weight}{style}>{escape(typeset(text))}</text>')
 
 
@@ -364,5 +382,5 @@ def natural_width(svg: str) -> float:
     return float(svg[start:svg.index('"', start)])
 
 
-__all__ = ["ANSWER", "BLANK", "COMPACT", "MINIMAX", "VALUES", "Show", "Style", "best_path", "beyond", "estimated",
+__all__ = ["ANSWER", "BLANK", "COMPACT", "MINIMAX", "SLOTS", "VALUES", "Show", "Style", "best_path", "beyond", "estimated",
            "layout", "natural_width", "probability_text", "render_svg", "short"]

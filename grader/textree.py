@@ -38,10 +38,11 @@ class Glyphs:
     warn: str = "⚠"
     ok: str = "✓"
     bad: str = "✗"
+    todo: str = "○"  # an exercise not started yet
 
 
 UNICODE = Glyphs()
-ASCII = Glyphs("|- ", "`- ", "|  ", "   ", "inf", "alpha", "beta", ">=", "<=", "->", "x", "!!", "ok", "XX")
+ASCII = Glyphs("|- ", "`- ", "|  ", "   ", "inf", "alpha", "beta", ">=", "<=", "->", "x", "!!", "ok", "XX", "--")
 
 
 def glyphs_for(stream=None) -> Glyphs:
@@ -349,5 +350,5 @@ def render_summary(trace: Trace, tree: Tree, lang: str = "en", g: Glyphs = UNICO
     """One line: value, action, node count, leaves evaluated, pruned subtrees."""
     pruned = trace.pruned(tree) if tree is not None else []
     return t("trace.summary", lang, value=fmt(trace.value, g), action=trace.action if trace.action is not None else "-",
-             nodes=trace.nodes, leaves=len(trace.evaluated),
+             nodes=fmt(trace.nodes, g), leaves=fmt(trace.leaves, g),
              pruned=", ".join(pruned) if pruned else t("trace.none", lang))

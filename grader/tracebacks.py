@@ -16,6 +16,10 @@ def student_traceback(error: BaseException, roots: list[Path]) -> list[str]:
 
 
 def _under(path: Path, roots: list[Path]) -> bool:
+    """Whether the frame's file is one of the student's: a pseudo-file (``<frozen importlib._bootstrap>``,
+    ``<string>``) never is, though its name, taken as relative, would resolve under the working folder."""
+    if str(path).startswith("<"):
+        return False
     try:
         resolved = path.resolve()
     except OSError:  # pragma: no cover - a frame from a file that is gone

@@ -3,13 +3,17 @@
 File-event APIs differ on Windows, macOS and Linux and need a third-party
 package; polling a handful of small files twice a second costs nothing and
 works everywhere, including network and synced folders where events get lost.
+:func:`clear_screen` clears the terminal between checks on every system.
 """
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from pathlib import Path
-from typing import Callable
+from typing import Callable, TextIO
 
 PATTERNS = ("*.py", "*.yaml")
 
@@ -41,3 +45,39 @@ def watch(folder: Path, action: Callable[[], None], interval: float = 0.5,
         if now != seen:
             seen = now
             action()
+
+
+#: clear the screen and go to its top-left corner (ANSI: every terminal of Linux and macOS, Windows 10+ consoles)
+CLEAR = "\033[2J\033[H"
+
+
+def clear_screen(stream: TextIO | None = None) -> None:
+    """Clear the terminal before a new check; nothing when ``stream`` (default stdout) is not a terminal.
+
+    On Windows the console understands ANSI sequences only once virtual-terminal processing is on: it is turned
+    on here (Windows 10 and later); where it cannot be, ``cls`` clears the console instead.
+    """
+    stream = stream or sys.stdout
+    if not stream.isatty():
+        return
+    if os.name == "nt" and not _windows_ansi():
+        stream.flush()
+        subprocess.run("cls", shell=True, check=False)  # noqa: S602,S607 - a fixed builtin of cmd.exe
+        return
+    stream.write(CLEAR)
+    stream.flush()
+
+
+def _windows_ansi() -> bool:
+    """Turn on virtual-terminal processing of the Windows console on stdout; whether it is on."""
+    try:
+        import ctypes
+
+        kernel32 = ctypes.windll.kernel32
+        handle = kernel32.GetStdHandle(-11)  # STD_OUTPUT_HANDLE
+        mode = ctypes.c_uint32()
+        if not kernel32.GetConsoleMode(handle, ctypes.byref(mode)):
+            return False
+        return bool(kernel32.SetConsoleMode(handle, mode.value | 0x0004))  # ENABLE_VIRTUAL_TERMINAL_PROCESSING
+    except (AttributeError, OSError, ImportError):
+        return False

@@ -20,6 +20,7 @@ def alpha_beta_search(game, state):
     The first action whose value is the best value (ties go to the first);
     None at a terminal state. The root passes its updated alpha (beta at a MIN
     root) from one child to the next, exactly as MAX-VALUE (MIN-VALUE) does.
+    PLAYER(state) is game.to_move(state): "MAX" or "MIN".
 
     if TERMINAL-TEST(state) then return None
     alpha <- -inf; beta <- +inf; best <- None

@@ -27,7 +27,11 @@ def expectiminimax_decision(game, state):
 
 
 def expectiminimax(game, state):
-    """EXPECTIMINIMAX(s): MAX-VALUE, MIN-VALUE or CHANCE-VALUE of s, by PLAYER(s)."""
+    """EXPECTIMINIMAX(s): MAX-VALUE, MIN-VALUE or CHANCE-VALUE of s, by PLAYER(s).
+
+    PLAYER(s) is game.to_move(s): "MAX", "MIN" or, at the dice, "CHANCE"; the
+    outcomes r of a CHANCE node are its ACTIONS, and P(r) is game.probability(s, r).
+    """
     # BEGIN SOLUTION
     player = game.to_move(state)
     if player == "MAX":

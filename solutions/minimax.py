@@ -10,7 +10,8 @@ def minimax_decision(game, state):
     """MINIMAX-DECISION(state) returns an action.
 
     The first action whose value is the best value for the player to move
-    (MAX: highest, MIN: lowest); None at a terminal state.
+    (MAX: highest, MIN: lowest); None at a terminal state. PLAYER(state) is
+    game.to_move(state): "MAX" or "MIN".
 
     if TERMINAL-TEST(state) then return None
     if PLAYER(state) = MAX then

@@ -7,6 +7,7 @@ can fail.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from pathlib import Path
@@ -56,6 +57,9 @@ def read(value: str) -> str:
     value = value.replace("−", "-").replace(",", "").lstrip("+-")
     if value == "∞":
         return "무한대"
+    if "/" in value:
+        numerator, denominator = value.split("/")
+        return read(denominator) + "분의" + read(numerator)
     if value in ("α", "β"):
         return {"α": "알파", "β": "베타"}[value]
     if "." in value and value.replace(".", "", 1).isdigit():
@@ -75,9 +79,15 @@ def agreeing(value: str, form: str) -> str:
     return after_consonant
 
 
+#: inline markup of the handouts' words that looks like a placeholder: x_{t}, b^{d}
+_MARKUP = re.compile(r"([_^])\{([^{}]*)\}")
+
+
 def bare_particles(template: str) -> list[str]:
     """The places in a Korean template where a particle follows a placeholder without a particle spec,
-    or where a particle is written both ways ("을(를)", "(으)로")."""
+    or where a particle is written both ways ("을(를)", "(으)로"). Sub- and superscript markup
+    (``f_{t}``, ``b^{d}``) is not a placeholder."""
+    template = _MARKUP.sub(r"\1\2", template)
     found = [template[max(0, m.start() - 12):m.end()] for m in _BARE.finditer(template)]
     return found + _DOUBLE.findall(template)
 
@@ -88,6 +98,7 @@ def particle_fields(template: str) -> list[tuple[str, str]]:
             if name is not None and spec and split_spec(spec)[1]]
 
 
+@functools.lru_cache(maxsize=None)
 def glossary() -> list[dict]:
     """The glossary's entries: en, ko, seed, avoid."""
     return yaml.safe_load(GLOSSARY.read_text(encoding="utf-8"))
@@ -95,10 +106,51 @@ def glossary() -> list[dict]:
 
 def glossary_violations(text: str) -> list[str]:
     """Avoided terms in a Korean text. A term in parentheses right after the kit's own term is a
-    quotation of the seed's or the English name ("수평선 효과(시계 효과)") and allowed."""
+    quotation of the seed's or the English name ("수평선 효과(시계 효과)") and allowed (bold markup aside)."""
     entries = glossary()
+    text = text.replace("**", "")
     for entry in entries:
         for term in re.split(r",\s*", entry["ko"]):
             text = re.sub(re.escape(term) + r"\s*\([^)]*\)", term, text)
     return [f"{avoid} (use {entry['ko']})" for entry in entries for avoid in entry.get("avoid") or []
             if "(" not in avoid and avoid in text]
+
+
+#: a value as it appears in a Korean sentence: a node name (B, C3, C1a2, C1.2), a number (−3, 2.5), α, β, ∞
+_VALUE = r"(?:[0-9]+/[0-9]+|[A-Z](?:[0-9]+[a-z]?)+(?:\.[0-9]+)*|(?<![A-Za-z])[A-Z]|[−-]?[0-9]+(?:[.,][0-9]+)*|[+−-]?∞|α|β)"
+_JOIN = re.compile(r"(?<![A-Za-z0-9_./])(" + _VALUE + r")['\"’”]*("
+                   + "|".join(sorted(map(re.escape, PARTICLES), key=len, reverse=True)) + r")(?![가-힣])")
+
+
+def value_joins(text: str) -> list[tuple[str, str]]:
+    """Every (value, particle) where a particle directly follows a value in ``text``."""
+    return [(m.group(1), m.group(2)) for m in _JOIN.finditer(_MARKUP.sub(r"\2", text))]
+
+
+def agrees(value: str, form: str) -> bool:
+    """Whether particle ``form`` may follow ``value`` read aloud. After a vowel the copula's 이 of
+    이면, 이며, 이나, 이라… may stay ("α이면" as well as "α면"); every other form must be ``agreeing``'s."""
+    want = agreeing(value, form)
+    return form == want or (form.startswith("이") and len(form) > 1 and PARTICLES[form][1] == want)
+
+
+def wrong_joins(text: str) -> list[str]:
+    """The value-particle joins of ``text`` whose particle does not agree with the value read aloud."""
+    return [f"{value}{form} (read {read(value)}: {value}{agreeing(value, form)})"
+            for value, form in value_joins(text) if not agrees(value, form)]
+
+
+_CODE_SPAN = re.compile(r"`[^`]*`|\{[^{}]*\}|https?://\S+|'[^'\n]*'|『[^』]*』|\b(?:abkit|sudo|python3?|pip|pytest)\b[ \w./=<>|-]*")
+_WORD = r"[A-Za-z][a-z]+(?:['’-][A-Za-z]?[a-z]+)*"
+_ENGLISH = re.compile(rf"(?<![\w./(\[<-]){_WORD}(?: +{_WORD}){{2,}}(?![\w./(<-])")
+
+
+def english_sentences(text: str) -> list[str]:
+    """English sentences in a Korean text: runs of three or more Latin words that are not code.
+
+    Code spans (```...```), placeholders, paths, calls (``game.result(state, a)``), identifiers
+    (``max_value``), quoted text (a book's title in 『』 too) and commands (``'abkit hint'``, ``abkit check ...``) and capitalised
+    code names (``MAX-VALUE``, ``UTILITY``) are not words here; a name or a two-word term ("Deep Blue",
+    "fail-soft") and a list of field names ("value, action, visited") are not sentences.
+    """
+    return [m.group() for m in _ENGLISH.finditer(_CODE_SPAN.sub(" ", text))]

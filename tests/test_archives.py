@@ -353,8 +353,8 @@ def test_a_folder_that_cannot_be_listed_or_a_file_that_cannot_be_read_is_named_w
     monkeypatch.setattr(submissions, "read_regular", unreadable)
     unpacked = unpack(submissions.find_submissions(tmp_path / "class")[0], tmp_path / "out")
     assert unpacked.files == ["hw/alphabeta.py"]
-    assert [m.render("en") for m in unpacked.skipped] == ["skipped locked: it could not be read (Permission denied).",
-                                                          "skipped minimax.py: it could not be read (Permission denied)."]
+    assert [m.render("en") for m in unpacked.skipped] == ["skipped locked: it could not be read (permission denied).",
+                                                          "skipped minimax.py: it could not be read (permission denied)."]
 
 
 def test_too_many_files_in_a_folder_are_skipped(tmp_path, monkeypatch):

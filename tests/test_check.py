@@ -49,18 +49,40 @@ def student(tmp_path):
 def test_the_stubs_read_as_not_started(abkit):
     for lang, words in (("en", "Not started yet: alpha_beta_search still raises NotImplementedError"),
                         ("ko", "아직 시작하지 않았습니다: alpha_beta_search")):
-        run = abkit("check", "--lang", lang)
+        run = abkit("check", "--all", "--lang", lang)
         assert run.status == 1 and words in run.out and "Traceback" not in run.out
         assert run.out.count("NotImplementedError") == 5  # once per exercise, the rest collapsed
 
 
+def test_a_fresh_stub_points_at_its_todo_not_a_traceback(abkit):
+    """The current exercise of a new student is the first; the message names the file and line of the TODO."""
+    lines = (EXERCISES / "minimax.py").read_text(encoding="utf-8").splitlines()
+    todo = next(k for k, line in enumerate(lines, 1) if 'raise NotImplementedError("minimax_decision")' in line)
+    assert "TODO" in lines[todo - 2]
+    run = abkit("check", "--lang", "en")
+    assert run.status == 1 and "Traceback" not in run.out and "File " not in run.out
+    assert (f"Not started yet: minimax_decision still raises NotImplementedError at the TODO in exercises/minimax.py, "
+            f"line {todo}. Replace the TODO with your code.") in run.out
+    run = abkit("check", "--lang", "ko")
+    assert f"minimax_decision 함수가 exercises/minimax.py 파일 {todo}번째 줄의 TODO에서" in run.out
+
+
 def test_the_reference_passes_every_public_test(abkit, student):
-    run = abkit("check", "--exercises", student(), "--lang", "en")
+    run = abkit("check", "--all", "--exercises", student(), "--lang", "en")
     assert run.status == 0 and "✗" not in run.out
-    assert "minimax: all 14 public tests pass." in run.out or "minimax: all" in run.out
+    assert "minimax: every public test passes (19 tests)." in run.out
+    assert "expectimax: every public test passes (2 tests)." in run.out
     assert "alphabeta/aima-fig-5-2/direct" in run.out
-    assert "5 of 5 exercises done" in run.out
+    assert "Progress: 5/5 exercises [####################]" in run.out
     assert "hidden trees" in run.out and "not a full grade" in run.out
+
+
+def test_with_every_exercise_passing_check_shows_one_line_each(abkit, student):
+    run = abkit("check", "--exercises", student(), "--lang", "en")
+    assert run.status == 0 and "==" not in run.out
+    assert "✓ minimax · Minimax decision: passed (19 public tests)" in run.out
+    assert "✓ expectimax · Expectiminimax for games of chance: passed (2 public tests)" in run.out
+    assert "Progress: 5/5 exercises" in run.out and "expectimax +1 hidden tree," in run.out
 
 
 @pytest.mark.parametrize("edits,lang,words", [
@@ -77,8 +99,8 @@ def test_the_reference_passes_every_public_test(abkit, student):
 def test_known_mistakes_name_the_node_and_the_cut(abkit, student, edits, lang, words):
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, edits)), "--lang", lang)
     assert run.status == 1 and words in run.out
-    assert "== minimax" not in run.out  # only the exercise asked for, but progress covers both
-    assert "minimax 14/14" in run.out or "minimax " in run.out.splitlines()[-2]
+    assert "== minimax" not in run.out and "✓ minimax" not in run.out  # only the exercise asked for
+    assert ("Progress: 4/5 exercises" if lang == "en" else "진행: 연습 문제 5개 중 4개 완료") in run.out  # all of them
 
 
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
@@ -122,7 +144,7 @@ def test_an_endless_loop_is_stopped_at_the_time_limit(abkit, student):
     looping = MINIMAX.replace("    v = math.inf\n", "    v = math.inf\n    while True:\n        pass\n")
     info = only("aima-fig-5-2", MINIMAX_ONLY).replace("time_limit: 2", "time_limit: 0.05")
     run = abkit("check", "minimax", "--exercises", student(minimax=looping, info=info), "--lang", "en")
-    assert run.status == 1 and "Stopped after 0.05 s: the search seems to loop forever" in run.out
+    assert run.status == 1 and "The search did not finish on AIMA Figure 5.2 within 0.05 s. The usual cause" in run.out
 
 
 def test_an_endless_loop_at_import_is_stopped_too(abkit, student):
@@ -268,14 +290,14 @@ BEYOND = [
                      "game.actions(state))", "max(expectiminimax(game, game.result(state, r)) for r in game.actions(state))")],
      "en", "a CHANCE node is worth Σ P(r)·value over its outcomes r"),
     ("ordering", [("(-k[0] if maximizing else k[0], k[1])", "(-k[0], k[1])")], "ko",
-     "B (MIN)에서 ordered_actions가 [B2, B1, B3]을(를) 돌려주었습니다. 기댓값은 [B3, B1, B2]입니다."),
+     "B (MIN) 노드에서 ordered_actions가 돌려준 순서는 [B2, B1, B3]이고, 정답은 [B3, B1, B2]입니다."),
     ("ordering", [("    if best in actions:\n", "    if False:\n")], "en",
      "at A iterative deepening first tries the action that was best there in the previous iteration (then the others "
      "in ACTIONS order): D comes next, you generated B."),
     ("alphabeta", STRICT, "en", "Tic-tac-toe: O must block (alphabeta/ttt-o-blocks)\n    First difference: your search "
                                 "generated 97 nodes (the root and every RESULT); the pseudocode generates 75."),
     ("alphabeta", [("    return best_action\n", "    return game.actions(state)[0]\n")],  # the first move, always
-     "ko", "자기 자신과 둔 대국에서 X가 이겼습니다(둔 칸: 1 2 3 4 5 6, 마지막 판 XOX/OXO/X..)."),
+     "ko", "자기 자신과 둔 대국에서 X 쪽이 이겼습니다(둔 칸: 1 2 3 4 5 6, 마지막 판 XOX/OXO/X..)."),
 ]
 
 

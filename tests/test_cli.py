@@ -72,7 +72,7 @@ def test_verify_names_file_and_field_of_a_changed_expectation(abkit, fixture_cop
     assert run.status == 1
     line = load_fixture(path).lines["expected.alphabeta.pruned"]
     assert f'{path}:{line}: expected.alphabeta.pruned: expected ["C3"], got ["C2", "C3"]' in run.out
-    assert "1 disagreements" in run.out
+    assert "1 fixture verified: 1 disagreement, 0 files" in run.out
 
 
 def test_verify_reports_every_field_and_file(abkit, fixture_copy):

@@ -78,7 +78,7 @@ def test_cutting_too_early_is_an_extra_cut(tmp_path):
     text = found[0].message.render("en")
     assert text == ("after D1 your search generated nothing more; the pseudocode generates D2 next, at D (MAX, α=-∞, β=7): "
                     "after its child D1 = 6, v = 6 is not ≥ β = 7, so there is no cut-off.")
-    assert "v = 6, β = 7이므로 v ≥ β가 성립하지 않아" in found[0].message.render("ko")
+    assert "v = 6, β = 7이므로 v ≥ β 조건이 성립하지 않아" in found[0].message.render("ko")
 
 
 def test_reversed_children_duplicates_value_and_action(tmp_path):

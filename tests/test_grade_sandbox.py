@@ -299,7 +299,7 @@ def _failing_for(student: str, how: str):
 
 
 @pytest.mark.parametrize("how, lang, words", [
-    ("raises", "en", ["The grader itself failed on 1 student(s)", "Students: s2", "ZeroDivisionError: a bug"]),
+    ("raises", "en", ["The grader itself failed on 1 student;", "Students: s2", "ZeroDivisionError: a bug"]),
     ("dies", "ko", ["채점기 자체가 실패한 학생 수: 1", "해당 학생: s2", "종료 상태 3"]),
 ])
 def test_a_failing_worker_costs_only_its_student_who_is_named_with_the_command_to_grade_them_again(

@@ -33,7 +33,7 @@ KEY_TERMS = {
            "H-MINIMAX", "Nilsson's tic-tac-toe game", "GeeksforGeeks", "CHINOOK", "Deep Blue", "Samuel",
            "weighted", "The final search"],
     "ko": ["미니맥스", "알파베타", "가지치기", "MAX-VALUE", "Knuth", "Pearl", "기댓값 최대화", "TD-Gammon",
-           "수평선 효과", "고요", "섀넌", "반복적 깊이 증가", "기댓값 미니맥스", "EVAL(C1) = 1",
+           "수평선 효과", "고요", "섀넌", "반복 심화", "기댓값 미니맥스", "EVAL(C1) = 1",
            "H-MINIMAX", "Nilsson의 틱택토", "GeeksforGeeks", "CHINOOK", "Deep Blue", "Samuel", "가중치",
            "마지막 탐색"],
 }
@@ -54,7 +54,7 @@ def test_every_key_exists_in_both_languages_and_no_korean_text_is_stale():
 
 
 def test_placeholders_match_between_languages():
-    names = lambda text: set(re.findall(r"(?<!\{)\{(\w+)(?::[^{}]*)?\}", text))
+    names = lambda text: set(re.findall(r"(?<!\{)\{(\w+)(?::[^{}]*)?\}", text))  # Korean: {v:을}
     ko = words.words("ko")
     assert [k for k, text in words.words("en").items() if names(text) != names(ko[k])] == []
 
@@ -461,8 +461,8 @@ def test_html_is_self_contained_and_carries_the_figures(built):
         html = (out / lang / "handout.html").read_text(encoding="utf-8")
         assert f'<html lang="{lang}">' in html and "@page { size: A4" in html
         assert not re.search(r'(src|href)="(https?:)?//', html)
-        assert html.count("<svg") == len(build_document(lang, "handout").figures())
-        figures = build_document(lang, "handout").figures()
+        figures = build_document(lang, "handout").figures()  # a worked example also has its step-through's tree
+        assert html.count("<svg") == len(figures) + sum("stepper" in f for f in figures)
         assert cut_marks(html) == [node for figure in figures for node in figure["pruned"]]
         assert len(cut_marks(html)) == 14  # the lecture's figures (C3; B2, B3, C2, C3; C2; C2, C3; E2, G; C2, C3, D1, D2)
         assert html.count('class="chance"') == sum(f["svg"].count('class="chance"') for f in figures) == 4

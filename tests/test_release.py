@@ -99,20 +99,20 @@ def test_only_the_student_commands_and_the_hidden_counts(edition):
     assert "hidden:\n  minimax: " in info
     proc = run(edition, "-m", "grader", "--help")
     assert proc.returncode == 0
-    assert all(f"    {name} " in proc.stdout for name in ("check", "hint", "watch"))
-    assert not any(f"    {name} " in proc.stdout for name in ("trace", "grade", "stubs", "release", "fixtures"))
+    assert all(f"    {name} " in proc.stdout for name in ("check", "hint", "watch", "trace"))
+    assert not any(f"    {name} " in proc.stdout for name in ("grade", "stubs", "release", "fixtures", "handouts"))
 
 
 def test_check_fails_on_the_stubs_and_passes_with_correct_code(edition, tmp_path):
     copy = tmp_path / "edition"
     shutil.copytree(edition, copy)
     proc = run(copy, "-m", "grader", "check")
-    assert proc.returncode == 1 and "Not started yet" in proc.stdout and "0 of 5 exercises done" in proc.stdout
+    assert proc.returncode == 1 and "Not started yet" in proc.stdout and "Progress: 0/5 exercises" in proc.stdout
     for name in ("minimax.py", "alphabeta.py", "alphabeta_cutoff.py", "expectimax.py", "ordering.py"):
         shutil.copy(SOLUTIONS / name, copy / "exercises" / name)
     proc = run(copy, "-m", "grader", "check", "--lang", "ko")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "연습 문제 5개 중 5개 완료" in proc.stdout and "✗" not in proc.stdout
+    assert "진행: 연습 문제 5개 중 5개 완료" in proc.stdout and "✗" not in proc.stdout
     assert str(copy) in run(copy, "-c", "import grader, abkit.loading as l; print(l.KIT_ROOT)").stdout
     proc = run(copy, "-m", "pytest", "-p", "no:cacheprovider")
     assert proc.returncode == 0 and " passed" in proc.stdout and "failed" not in proc.stdout
@@ -155,7 +155,7 @@ def test_every_grader_module_check_imports_is_in_the_edition():
 
     from grader.release import GRADER_FILES
 
-    for name in ("check.py", "report.py", "feedback.py", "compare.py", "pytest_plugin.py"):
+    for name in ("check.py", "report.py", "feedback.py", "compare.py", "pytest_plugin.py", "limits.py", "watch.py"):
         source = (SOLUTIONS.parent / "grader" / name).read_text(encoding="utf-8")
         for module in re.findall(r"^\s*from \.(\w+) import", source, re.M):
             assert f"{module}.py" in GRADER_FILES, f"grader/{name} imports .{module}, which the release leaves out"

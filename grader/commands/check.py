@@ -1,4 +1,4 @@
-"""``abkit check [EXERCISE]``: the public tests on the student's files, with trace-level feedback."""
+"""``abkit check [EXERCISE] [--all]``: the public tests on the student's files, with trace-level feedback."""
 
 from __future__ import annotations
 
@@ -9,8 +9,10 @@ from abkit.i18n import t
 
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("check", help=t("check.help", lang), description=t("check.description", lang))
-    p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("check.help.exercise", lang))
+    p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("check.help.exercise_current", lang))
+    p.add_argument("--all", dest="every", action="store_true", help=t("check.help.all", lang))
     p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
+    p.add_argument("--html", metavar="DIR", help=t("check.help.html", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
 
@@ -19,6 +21,17 @@ def run(args) -> int:
     from ..report import check
     from ..textree import glyphs_for
 
-    lines, ok = check(args.exercises, args.exercise, args.lang, glyphs_for(sys.stdout))
-    print("\n".join(lines))
+    def emit(line: str) -> None:  # each line as soon as it is known: a search that does not end is told at once
+        print(line, flush=True)
+
+    results: list | None = [] if getattr(args, "html", None) else None
+    _, ok = check(args.exercises, args.exercise, args.lang, glyphs_for(sys.stdout), every=args.every, emit=emit,
+                  keep=results)
+    if results is not None:
+        from pathlib import Path
+
+        from ..stepthrough.page import write_pages
+
+        written = write_pages(results, Path(args.html), args.lang)
+        print(t("check.html_written", args.lang, count=len(written), out=args.html))
     return 0 if ok else 1

@@ -97,6 +97,8 @@ def report_defences(defences: dict | None, lang: str) -> None:
         print(t("grade.sandbox.seccomp", lang))
     else:
         print(t("grade.sandbox.processes", lang, reasons=reasons), file=sys.stderr)
+    if defences.get("refused"):  # a limit the system would not set (RLIMIT_AS on macOS): said, not dropped silently
+        print(t("grade.sandbox.refused", lang, limits="; ".join(defences["refused"])), file=sys.stderr)
 
 
 @contextlib.contextmanager

@@ -23,7 +23,7 @@ def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("handouts", help=t("handouts.help", lang), description=t("handouts.help", lang))
     add_lang(p, lang)
     actions = p.add_subparsers(dest="action", metavar="ACTION", title=t("cli.commands", lang),
-                               help=t("cli.help.action", lang))
+                               help=t("handouts.help.action", lang))
 
     b = actions.add_parser("build", help=t("handouts.build.help", lang), description=t("handouts.build.help", lang))
     # --languages names the handouts' languages. --lang: a comma list is the handouts' languages (the contract's

@@ -1,4 +1,5 @@
-"""``abkit hint EXERCISE [N]``: the first N hints of an exercise (staged: one more each time)."""
+"""``abkit hint [EXERCISE] [N]``: the first N hints of an exercise (staged: one more each time); by default of
+the current exercise, the first that does not pass all its public tests."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from abkit.i18n import t
 
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("hint", help=t("hint.help", lang), description=t("hint.help", lang))
-    p.add_argument("exercise", metavar="EXERCISE", help=t("hint.help.exercise", lang))
-    p.add_argument("count", nargs="?", type=int, default=1, metavar="N", help=t("hint.help.count", lang))
+    p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("hint.help.exercise_current", lang))
+    p.add_argument("count", nargs="?", type=int, default=None, metavar="N", help=t("hint.help.count", lang))
     p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
@@ -16,14 +17,26 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     from ..errors import UsageError
-    from ..report import chosen, find_course
+    from ..limits import MemoryGuard
+    from ..report import chosen, current, exercise_runs, find_course
 
-    course, _ = find_course(args.exercises)
-    exercise = course.get(chosen(course, args.exercise)[0])
+    course, folder = find_course(args.exercises)
+    name, count = args.exercise, args.count
+    if name is not None and count is None and name.lstrip("-").isdigit():  # `abkit hint 2`: N for the current one
+        name, count = None, int(name)
+    if name is None:
+        with MemoryGuard(course.memory_limit):
+            now = current(exercise_runs(course, folder))
+        if now is None:
+            print(t("hint.all_pass", args.lang, name=course.names()[-1]))
+            return 0
+        name = now.name
+    exercise = course.get(chosen(course, name)[0])
     hints = exercise.hints[args.lang]
-    if args.count < 1:
-        raise UsageError("hint.bad_count", count=args.count, total=len(hints))
-    shown = min(args.count, len(hints))
+    count = 1 if count is None else count
+    if count < 1:
+        raise UsageError("hint.bad_count", count=count, total=len(hints))
+    shown = min(count, len(hints))
     for k in range(shown):
         print(t("hint.heading", args.lang, number=k + 1, total=len(hints), name=exercise.name, title=exercise.label(args.lang)))
         print(f"  {hints[k]}")

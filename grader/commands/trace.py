@@ -1,4 +1,4 @@
-"""``abkit trace FILE``: run the reference search on one fixture and show what it did."""
+"""``abkit trace FILE [--mine]``: the reference's search on one fixture, drawn; or the student's own, beside it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ from abkit.fixture import load_fixture
 from abkit.i18n import t
 
 from ..errors import UsageError
-from ..reference import reference_trace
 from ..textree import glyphs_for, render_summary, render_tree
 
 
@@ -20,30 +19,37 @@ def register(sub, lang: str, add_lang) -> None:
                    help=t("trace.help.algorithm", lang))
     p.add_argument("--rule", choices=("aima", "cs188"), help=t("trace.help.rule", lang))
     p.add_argument("--json", action="store_true", help=t("trace.help.json", lang))
+    p.add_argument("--mine", action="store_true", help=t("trace.help.mine", lang))
+    p.add_argument("--html", metavar="OUT.html", help=t("trace.help.html", lang))
+    p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
 
 
 def run(args) -> int:
     from ..course import same_course
+    from ..fixturetrace import default_algorithm, search_trace, summary
 
     same_course([args.file])
     fixture = load_fixture(args.file)
-    algorithm = args.algorithm or _default_algorithm(fixture)
+    algorithm = args.algorithm or default_algorithm(fixture)
     if algorithm not in fixture.expected and not _can_run(fixture, algorithm):
         raise UsageError("trace.cannot_run", algorithm=algorithm, path=args.file)
+    if args.mine:
+        return _mine(args, fixture, algorithm)
     rule = fixture.prune_on_equality if args.rule is None else args.rule == "aima"
-    game = fixture.game()
-    trace = reference_trace(game, fixture.root, algorithm, rule, **fixture.search_params(algorithm, game))
+    trace = search_trace(fixture, algorithm, rule, args.file)
     if args.json:
-        print(json.dumps(trace.summary(fixture.tree), ensure_ascii=False))
+        print(json.dumps(summary(trace, fixture), ensure_ascii=False))
         return 0
-    if fixture.tree is None:  # a whole game: too big to draw, say what the search did
-        print(t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang)))
-        print(render_summary(trace, None, args.lang, glyphs_for(sys.stdout)))
-        return 0
+    if getattr(args, "html", None):
+        return _html(args, fixture, trace, algorithm, rule)
     g = glyphs_for(sys.stdout)
     heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
+    if fixture.tree is None:  # a whole game: too big to draw, say what the search did
+        print(heading)
+        print(render_summary(trace, None, args.lang, g))
+        return 0
     if algorithm in ("alphabeta", "cutoff", "ordering"):
         heading += " · " + t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang,
                              ge=g.ge, le=g.le, alpha=g.alpha, beta=g.beta)
@@ -56,12 +62,45 @@ def run(args) -> int:
     return 0
 
 
-def _default_algorithm(fixture) -> str:
-    """The fixture's own search when it has one (expectimax, cut-off), else alpha-beta."""
-    for algorithm in ("expectimax", "cutoff", "ordering"):
-        if algorithm in fixture.expected:
-            return algorithm
-    return "alphabeta"
+def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
+    """``--html OUT.html``: the search as a step-through page (a game tree only)."""
+    from pathlib import Path
+
+    from ..stepthrough.page import trace_page, write_page
+
+    if fixture.tree is None:
+        raise UsageError("trace.html_needs_tree", path=args.file)
+    heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
+    subtitle = t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang, ge="≥", le="≤", alpha="α", beta="β") \
+        if algorithm in ("alphabeta", "cutoff", "ordering") else ""
+    write_page(Path(args.html), trace_page(fixture.tree, trace, args.lang, heading, subtitle, rule))
+    print(t("trace.wrote", args.lang, path=args.html))
+    return 0
+
+
+def _mine(args, fixture, algorithm: str) -> int:
+    """The student's search on the fixture: their tree with the expected path's differences marked, the first
+    difference and the values; exit 0 when it does what the pseudocode does, 1 when not."""
+    from ..feedback import render_result
+    from ..fixturetrace import mine
+
+    if args.json or args.rule is not None:
+        raise UsageError("trace.mine.options")
+    result, exercise = mine(fixture, algorithm, args.exercises, args.lang)
+    g = glyphs_for(sys.stdout)
+    print(t("trace.mine.heading", args.lang, title=fixture.label(args.lang), file=exercise.file, warn=g.warn))
+    print()
+    if result.tree is not None and result.student is not None and result.student.error is None:
+        for line in render_tree(result.student, result.tree, result.prune_on_equality, args.lang, g,
+                                expected=result.expected):
+            print(line)
+        print()
+        print(render_summary(result.student, result.tree, args.lang, g))
+        print()
+    print(render_result(result, args.lang, g=g, show_tree=False))
+    if result.passed:
+        print(t("trace.mine.same", args.lang))
+    return 0 if result.passed else 1
 
 
 def _can_run(fixture, algorithm: str) -> bool:

@@ -1,4 +1,5 @@
-"""``abkit watch [EXERCISE]``: run ``abkit check`` again each time a file in exercises/ is saved."""
+"""``abkit watch [EXERCISE] [--all]``: run ``abkit check`` again each time a file in exercises/ is saved (by default
+on the current exercise, which moves on as the student's exercises pass)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from abkit.i18n import t
 
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("watch", help=t("watch.help", lang), description=t("watch.help", lang))
-    p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("check.help.exercise", lang))
+    p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("check.help.exercise_current", lang))
+    p.add_argument("--all", dest="every", action="store_true", help=t("watch.help.all", lang))
     p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
     p.add_argument("--interval", type=float, default=0.5, metavar="SECONDS", help=t("watch.help.interval", lang))
     add_lang(p, lang)
@@ -20,7 +22,7 @@ def run(args, sleep=None) -> int:
     from ..errors import UsageError
     from ..report import check, chosen, find_course
     from ..textree import glyphs_for
-    from ..watch import watch
+    from ..watch import clear_screen, watch
 
     course, folder = find_course(args.exercises)
     chosen(course, args.exercise)
@@ -28,11 +30,12 @@ def run(args, sleep=None) -> int:
         raise UsageError("watch.bad_interval", interval=args.interval)
     g = glyphs_for(sys.stdout)
 
+    def emit(line: str) -> None:
+        print(line, flush=True)
+
     def once() -> None:
-        if sys.stdout.isatty():
-            print("\033[2J\033[H", end="")
-        lines, ok = check(args.exercises, args.exercise, args.lang, g)
-        print("\n".join(lines))
+        clear_screen(sys.stdout)
+        _, ok = check(args.exercises, args.exercise, args.lang, g, every=getattr(args, "every", False), emit=emit)
         print(t("watch.all_pass" if ok else "watch.waiting", args.lang, path=folder))
         sys.stdout.flush()
 

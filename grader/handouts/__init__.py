@@ -17,6 +17,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from abkit.i18n import os_problem
+
 from ..errors import UsageError
 from .content import build_document
 from .fonts import HangulFont, find_hangul_font, font_folder
@@ -123,6 +125,6 @@ def build(langs: list[str], out: Path, students: list[str] | None = None,
                     else:
                         path.write_bytes(compile_pdf(render_typst(document, font), folder))
                 except OSError as error:
-                    raise UsageError("handouts.cannot_write", path=path, reason=error.strerror or str(error)) from None
+                    raise UsageError("handouts.cannot_write", path=path, reason=os_problem(error)) from None
                 written.append(path)
     return written

@@ -21,7 +21,7 @@ from typing import Any
 
 from abkit.fixture import Fixture
 from abkit.game import CHANCE, MAX
-from abkit.i18n import fill
+from abkit.i18n import fill, glossary
 from abkit.randomtree import order, random_tree
 from abkit.tictactoe import nilsson_eval
 from abkit.trace import Trace
@@ -177,8 +177,11 @@ class Builder:
                      "texts": [self.words[k] for k in value["code"]], "caption": self.w(value["caption"])}]
         if kind == "figure":
             fx = fixture(value["fixture"])
-            return [self.figure(fx.tree, value["algorithm"], value["show"], value["caption"],
-                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality, fx.depth)]
+            block = self.figure(fx.tree, value["algorithm"], value["show"], value["caption"],
+                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality, fx.depth)
+            if value.get("step"):
+                self.add_stepper(block, fx.tree, value["algorithm"], fx.prune_on_equality, fx.depth)
+            return [block]
         if kind == "ordering_plot":
             return [self.ordering_plot(value)]
         if kind == "nilsson":
@@ -200,6 +203,8 @@ class Builder:
             return self.exercise(value)
         if kind == "answer":
             return self.answer(value)
+        if kind == "glossary":
+            return [self.glossary()]
         raise ValueError(f"unknown block kind {kind!r} in {handouts_folder() / 'outline.yaml'}")  # pragma: no cover - outline typo
 
     # -- figures and tables ---------------------------------------------------------------------
@@ -228,6 +233,20 @@ class Builder:
         return {"kind": "figure", "id": figure_id, "svg": svg, "pruned": pruned or [], "paper": scale == 1.0,
                 "caption": self.caption(caption, figure_id.removeprefix("fig-"), **params),
                 "width_pt": round(natural_width(svg) * scale, 2)}
+
+    def add_stepper(self, block: dict[str, Any], tree: Tree, algorithm: str, rule: bool, depth: int | None) -> None:
+        """Give a figure the step-through of its search (``step: true`` in the outline; HTML only, the PDF keeps the
+        figure): ``stepper`` (the widget, with the stepper's style and script the first time) and its label."""
+        from abkit.i18n import t
+
+        from ..stepthrough.page import assets, widget
+        from ..stepthrough.steps import steps_of
+
+        steps = steps_of(trace_of(tree, algorithm, rule, depth), tree, rule)
+        self.steppers = getattr(self, "steppers", 0) + 1
+        html = widget(tree, [("", steps, "")], self.lang, f"{block['id']}-steps")
+        block["stepper"] = (assets() if self.steppers == 1 else "") + html
+        block["stepper_label"] = t("page.handout_summary", self.lang)
 
     def ordering_plot(self, spec_: dict[str, Any]) -> dict[str, Any]:
         """The move-ordering lab measured now (uniform trees of branching ``b``, depths 1..``max_depth``)."""
@@ -332,6 +351,12 @@ class Builder:
         return self.table(head, rows, self.w("km.caption"), [1, 1, 2, 3, 3], "knuth-moore")
 
     # -- paper exercises and their answers ------------------------------------------------------
+
+    def glossary(self) -> dict[str, Any]:
+        """The kit's glossary as a table: English term, the kit's Korean term, the Korean course text's term."""
+        rows = [[entry["en"], entry["ko"], entry["seed"] or "—"] for entry in glossary()]
+        head = [self.w(k) for k in ("glossary.en", "glossary.ko", "glossary.seed")]
+        return {**self.table(head, rows, self.w("glossary.caption"), [5, 3, 3], "glossary"), "glossary": True}
 
     def exercise(self, exercise: str) -> list[dict[str, Any]]:
         """An exercise on a page of its own: the task, a pen-sized blank tree, the questions, a ruled answer area."""

@@ -22,6 +22,8 @@ from pathlib import Path
 import yaml
 
 from abkit.coursefolder import current_course
+from abkit.i18n import Message
+from abkit.yamlsafe import parser_problem
 
 from ..errors import UsageError
 
@@ -50,9 +52,9 @@ def _read(path: Path) -> dict:
     except OSError:
         raise UsageError("handouts.words.missing", path=path) from None
     except yaml.YAMLError as error:
-        raise UsageError("handouts.words.bad_yaml", path=path, reason=str(error).splitlines()[0]) from None
+        raise UsageError("handouts.words.bad_yaml", path=path, reason=parser_problem(error)) from None
     if not isinstance(data, dict):
-        raise UsageError("handouts.words.bad_yaml", path=path, reason="not a mapping")
+        raise UsageError("handouts.words.bad_yaml", path=path, reason=Message("handouts.words.not_mapping"))
     return data
 
 

@@ -1,0 +1,112 @@
+"""The small things a new student meets: tracebacks of their own lines only, English plurals, no "line 0",
+``--version``, the locale's language in gettext's order, the handouts' help words."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from abkit import __version__
+from abkit.i18n import default_lang, t
+from abkit.loading import EXERCISES, KIT_ROOT, PUBLIC_FIXTURES, load_module
+from grader.tracebacks import student_traceback
+
+SYNTAX_ERROR = "def minimax_decision(game, state)\n    return None\n"
+
+
+def test_a_syntax_error_shows_no_frozen_importlib_frames(tmp_path, monkeypatch):
+    (tmp_path / "minimax.py").write_text(SYNTAX_ERROR, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # where "<frozen importlib._bootstrap>" would resolve as a relative path
+    with pytest.raises(SyntaxError) as error:
+        load_module(tmp_path / "minimax.py")
+    lines = student_traceback(error.value, [tmp_path])
+    assert not [line for line in lines if "<frozen" in line] and lines[-1] == "SyntaxError: expected ':'"
+
+
+def test_check_in_the_students_folder_shows_no_frozen_frames(abkit, tmp_path, monkeypatch):
+    for path in EXERCISES.glob("*"):
+        shutil.copy(path, tmp_path / path.name)
+    (tmp_path / "minimax.py").write_text(SYNTAX_ERROR, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    run = abkit("check", "--exercises", ".", "--course", KIT_ROOT, "--lang", "en")
+    assert "Your code could not run: SyntaxError" in run.out and "frozen" not in run.out
+
+
+def test_grade_feedback_shows_no_frozen_frames(abkit, tmp_path):
+    (tmp_path / "class" / "erin").mkdir(parents=True)
+    (tmp_path / "class" / "erin" / "minimax.py").write_text(SYNTAX_ERROR, encoding="utf-8")
+    run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "en")
+    feedback = (tmp_path / "out" / "students" / "erin" / "feedback.md").read_text(encoding="utf-8")
+    assert run.status == 0 and "SyntaxError: expected ':'" in feedback and "frozen" not in feedback
+
+
+@pytest.mark.parametrize("key, params, text", [
+    ("check.collapsed", {"count": 1}, "    ... and 1 more test with the same status."),
+    ("check.collapsed", {"count": 2}, "    ... and 2 more tests with the same status."),
+    ("check.hidden_item", {"name": "expectimax", "count": 1}, "expectimax +1 hidden tree"),
+    ("feedback.more", {"count": 1}, "... and 1 more difference."),
+    ("grade.feedback.not_run", {"count": 1}, "1 more test was not run, because"),
+    ("fixtures.verified", {"checked": 1, "disagreements": 0, "broken": 1},
+     "1 fixture verified: 0 disagreements, 1 file could not be read."),
+    ("trace.subtree", {"count": 1}, " (subtree of 1 node)"),
+])
+def test_english_counts_agree_with_their_nouns(key, params, text):
+    assert text in t(key, "en", **params)
+    assert "(s)" not in t("faults.batch.failed", "en", count=1, students="s1", command="abkit")
+
+
+def test_a_collapsed_single_test_reads_as_one(abkit):
+    run = abkit("check", "ordering", "--lang", "en")
+    assert "... and 1 more test with the same status." in run.out
+
+
+def test_a_missing_file_is_not_at_line_0(abkit, tmp_path):
+    missing = tmp_path / "nothere.yaml"
+    for args in (("trace", missing), ("fixtures", "verify", missing)):
+        run = abkit(*args, "--lang", "en")
+        text = run.out + run.err
+        assert f"{missing}: cannot read the file" in text and ":0:" not in text
+    run = abkit("grade", tmp_path, "--out", tmp_path / "out", "--rubric", tmp_path / "none.yaml", "--lang", "en")
+    assert run.status == 2 and ":0:" not in run.err and "none.yaml" in run.err
+
+
+def test_version(abkit):
+    run = abkit("--version")
+    assert run.status == 0 and run.out.strip() == f"abkit {__version__}"
+    proc = subprocess.run([sys.executable, "-m", "grader", "--version"], cwd=KIT_ROOT, capture_output=True, text=True)
+    assert proc.stdout.strip() == f"abkit {__version__}"
+    assert "--version" in abkit("--help", "--lang", "ko").out
+
+
+@pytest.mark.parametrize("env, lang", [
+    ({"LANGUAGE": "ko", "LC_ALL": "en_US.UTF-8", "LANG": "en_US.UTF-8"}, "ko"),
+    ({"LANGUAGE": "fr:ko:en", "LANG": "en_US.UTF-8"}, "ko"),       # a colon list: the first the kit speaks
+    ({"LANGUAGE": "fr:de", "LC_ALL": "ko_KR.UTF-8"}, "ko"),        # none of them: on to LC_ALL
+    ({"LANGUAGE": "en_GB:ko", "LANG": "ko_KR.UTF-8"}, "en"),
+    ({"LC_ALL": "ko_KR.UTF-8", "LC_MESSAGES": "en_US.UTF-8", "LANG": "en_US.UTF-8"}, "ko"),
+    ({"LC_MESSAGES": "ko_KR.UTF-8", "LANG": "en_US.UTF-8"}, "ko"),
+    ({"LANG": "ko_KR.UTF-8"}, "ko"),
+    ({"LC_ALL": "C", "LANG": "ko_KR.UTF-8"}, "en"),
+    ({"ABKIT_LANG": "en", "LANGUAGE": "ko"}, "en"),                 # the kit's own variable first
+])
+def test_the_language_follows_gettexts_order(monkeypatch, env, lang):
+    for var in ("ABKIT_LANG", "LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        monkeypatch.delenv(var, raising=False)
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    assert default_lang() == lang
+
+
+def test_the_handouts_help_does_not_call_its_inputs_fixtures(abkit):
+    for lang in ("en", "ko"):
+        run = abkit("handouts", "--help", "--lang", lang)
+        assert "fixture" not in run.out and "픽스처" not in run.out
+    assert "what to do with the handouts" in abkit("handouts", "--help", "--lang", "en").out
+
+
+def test_trace_of_a_game_counts_its_leaves_from_the_fixture(abkit):
+    run = abkit("trace", PUBLIC_FIXTURES / "ttt-o-wins.yaml", "--lang", "en")
+    assert "value -1 · action 5 · nodes 16 · leaves evaluated 7" in run.out

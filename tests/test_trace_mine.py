@@ -1,0 +1,151 @@
+"""``abkit trace`` without solutions (the student edition) and ``abkit trace --mine``.
+
+Without solutions, trace draws the search a public fixture records; it must draw exactly what the reference
+does, which is checked here against the reference for every public fixture and every search it records.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from abkit.fixture import fixture_paths, load_fixture
+from abkit.loading import EXERCISES, PUBLIC_FIXTURES, SOLUTIONS
+from grader import fixturetrace
+from grader.reference import reference_trace
+from grader.textree import render_summary, render_tree
+from helpers import STRICT, edited
+
+AIMA = PUBLIC_FIXTURES / "aima-fig-5-2.yaml"
+CASES = [(path.name, algorithm) for path in fixture_paths([PUBLIC_FIXTURES])
+         for algorithm in load_fixture(path).expected if fixturetrace.recorded(load_fixture(path), algorithm)]
+
+
+@pytest.fixture
+def no_solutions(monkeypatch):
+    """The course as the student edition has it: no reference solution."""
+    monkeypatch.setattr(fixturetrace, "has_reference", lambda algorithm: False)
+
+
+@pytest.mark.parametrize("name, algorithm", CASES)
+def test_the_recorded_search_draws_what_the_reference_does(no_solutions, name, algorithm):
+    fixture = load_fixture(PUBLIC_FIXTURES / name)
+    game = fixture.game()
+    reference = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
+                                **fixture.search_params(algorithm, game))
+    recorded = fixturetrace.search_trace(fixture, algorithm, fixture.prune_on_equality, name)
+    for lang in ("en", "ko"):
+        if fixture.tree is not None:
+            assert render_tree(recorded, fixture.tree, fixture.prune_on_equality, lang) == \
+                render_tree(reference, fixture.tree, fixture.prune_on_equality, lang)
+        assert render_summary(recorded, fixture.tree, lang) == render_summary(reference, fixture.tree, lang)
+    summary, want = fixturetrace.summary(recorded, fixture), reference.summary(fixture.tree)
+    assert summary["value"] == pytest.approx(want["value"]) and summary["nodes"] == want["nodes"]
+    if fixture.tree is None:  # a whole game records counts, not its states: unknown, not empty
+        assert summary["visited"] is None and summary["evaluated"] is None
+    else:
+        assert {k: summary[k] for k in ("action", "visited", "evaluated", "pruned")} == \
+            {k: want[k] for k in ("action", "visited", "evaluated", "pruned")}
+
+
+def test_without_solutions_trace_draws_the_recorded_search(abkit, no_solutions):
+    run = abkit("trace", AIMA, "--lang", "en")
+    assert run.status == 0 and "#6  ├─ C  MIN  [α=3, β=+∞]  → 2   ✂ cut: v=2 ≤ α=3" in run.out
+    run = abkit("trace", AIMA, "--json")
+    assert json.loads(run.out)["pruned"] == ["C2", "C3"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--rule", "cs188"), "which is under its own rule (aima) only; leave out --rule."),
+    (("--algorithm", "ordering"), "records no whole search for ordering. It can draw: cutoff (--algorithm)."),
+])
+def test_without_solutions_what_the_fixture_does_not_record_is_refused_in_words(abkit, no_solutions, args, words):
+    fixture = AIMA if "--rule" in args else PUBLIC_FIXTURES / "ordering-deepening.yaml"
+    run = abkit("trace", fixture, *args, "--lang", "en")
+    assert run.status == 2 and words in run.err and "Traceback" not in run.err
+    assert "학생용" in abkit("trace", fixture, *args, "--lang", "ko").err
+
+
+def test_without_solutions_the_default_search_is_one_the_fixture_records(abkit, no_solutions):
+    fixture = load_fixture(PUBLIC_FIXTURES / "ordering-deepening.yaml")
+    assert fixturetrace.default_algorithm(fixture) == "cutoff"
+    run = abkit("trace", PUBLIC_FIXTURES / "ordering-deepening.yaml", "--lang", "en")
+    assert run.status == 0 and "depth-limited alpha-beta search" in run.out
+    assert fixturetrace.default_algorithm(load_fixture(AIMA)) == "alphabeta"
+
+
+def test_with_solutions_the_default_is_the_fixtures_own_search():
+    assert fixturetrace.default_algorithm(load_fixture(PUBLIC_FIXTURES / "ordering-deepening.yaml")) == "cutoff"
+    assert fixturetrace.default_algorithm(load_fixture(PUBLIC_FIXTURES / "expectimax-dice.yaml")) == "expectimax"
+    assert fixturetrace.default_algorithm(load_fixture(AIMA)) == "alphabeta"
+
+
+@pytest.fixture
+def mine(tmp_path):
+    """A student's exercises/ folder: stubs, with the files given."""
+
+    def make(**files: str):
+        for path in EXERCISES.glob("*.py"):
+            shutil.copy(path, tmp_path / path.name)
+        shutil.copy(EXERCISES / "info.yaml", tmp_path / "info.yaml")
+        for name, text in files.items():
+            (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+        return tmp_path
+
+    return make
+
+
+def solution(name: str) -> str:
+    return (SOLUTIONS / f"{name}.py").read_text(encoding="utf-8")
+
+
+def test_mine_draws_the_students_search_with_the_first_difference(abkit, mine):
+    folder = mine(alphabeta=edited(solution("alphabeta"), STRICT))
+    run = abkit("trace", PUBLIC_FIXTURES / "rule-split-min.yaml", "--mine", "--exercises", folder, "--lang", "en")
+    assert run.status == 1
+    assert run.out.startswith("Equality at a MIN node (AIMA rule) · your search (alphabeta.py), as the game recorded "
+                              "it; ⚠ marks where it leaves the pseudocode's path\n")
+    assert "#7    └─ C2 = 1   ⚠ the pseudocode does not generate this" in run.out
+    assert "First difference: after C1 your search generated C2; the pseudocode stops at C (MIN, α=3, β=+∞)" in run.out
+    assert "value 3 · action B · nodes 7 · leaves evaluated 4 · pruned: none" in run.out
+
+
+def test_mine_on_a_correct_search_says_it_is_the_same(abkit, mine):
+    run = abkit("trace", AIMA, "--mine", "--exercises", mine(alphabeta=solution("alphabeta")), "--lang", "ko")
+    assert run.status == 0 and "#7  │  ├─ C1 = 2" in run.out and "⚠" not in run.out.split("\n", 1)[1]
+    assert "이 트리에서 내 탐색은 의사코드와 같은 노드를 생성하고 평가하며" in run.out
+    run = abkit("trace", AIMA, "--mine", "--algorithm", "minimax", "--exercises", mine(minimax=solution("minimax")))
+    assert run.status == 0 and "(minimax.py)" in run.out
+
+
+def test_mine_on_a_stub_points_at_the_todo(abkit, mine):
+    run = abkit("trace", AIMA, "--mine", "--exercises", mine(), "--lang", "en")
+    assert run.status == 1 and "Not started yet: alpha_beta_search still raises NotImplementedError at the TODO" in run.out
+    assert "#1" not in run.out and "Traceback" not in run.out
+
+
+def test_mine_on_a_whole_game_compares_the_counts(abkit, mine):
+    folder = mine(alphabeta=edited(solution("alphabeta"), STRICT))
+    run = abkit("trace", PUBLIC_FIXTURES / "ttt-o-blocks.yaml", "--mine", "--exercises", folder, "--lang", "en")
+    assert run.status == 1 and "your search generated 97 nodes (the root and every RESULT); the pseudocode generates 75" \
+        in run.out
+
+
+@pytest.mark.parametrize("file, args, words", [
+    ("rule-split-min-cs188.yaml", (), "is written for the other cut-off rule; your course grades under aima."),
+    ("ordering-deepening.yaml", ("--algorithm", "ordering"), "records no whole ordering search to compare yours with"),
+    ("aima-fig-5-2.yaml", ("--json",), "leave out --rule and --json."),
+])
+def test_mine_refuses_what_it_cannot_compare_in_words(abkit, mine, file, args, words):
+    run = abkit("trace", PUBLIC_FIXTURES / file, "--mine", *args, "--exercises", mine(), "--lang", "en")
+    assert run.status == 2 and words in run.err and "Traceback" not in run.err
+
+
+def test_mine_for_an_algorithm_no_exercise_runs(abkit, mine, tmp_path):
+    folder = mine()
+    info = (folder / "info.yaml").read_text(encoding="utf-8")
+    (folder / "info.yaml").write_text(info.split("  - name: alphabeta\n")[0], encoding="utf-8")
+    run = abkit("trace", AIMA, "--mine", "--exercises", folder, "--lang", "en")
+    assert run.status == 2 and "no exercise of this course runs alphabeta" in run.err
