@@ -16,10 +16,10 @@ from abkit.coursefolder import NoCourse, chosen_course
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import check, export, fixtures, grade, handouts, hint, init, lab, release, stubs, trace, watch
+from .commands import check, export, fixtures, grade, handouts, hint, init, lab, pack, release, stubs, trace, watch
 from .errors import UsageError
 
-COMMANDS = (check, hint, watch, trace, fixtures, handouts, grade, export, stubs, release, lab, init)
+COMMANDS = (check, hint, watch, pack, trace, fixtures, handouts, grade, export, stubs, release, lab, init)
 
 
 def _lang_from(argv: list[str]) -> str:
