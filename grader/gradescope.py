@@ -110,6 +110,7 @@ def run_autograder(root: Path, lang: str = "en", seed: int = 0) -> dict:
     """Grade ``root/submission`` with the bundled rubric; write and return ``root/results/results.json``."""
     rubric = load_rubric()
     grader = Grader(rubric, seed, lang)
+    grader.names_are_ids = False  # the submission is named by the student's e-mail, not the id they packed with
     with tempfile.TemporaryDirectory(prefix="abkit-gs-") as work:
         grade = grader.grade(Submission(student_id(root), root / "submission"), Path(work))
     results = results_json(grade, rubric, lang)

@@ -260,6 +260,8 @@ class Grader:
         self.limits = limits or Limits()
         self.rule = rubric.prune_on_equality
         self.course_id = course_id(current_course().root)  # what a hand-in's manifest must name
+        #: whether an entry's name is the student id a hand-in's manifest must name (Gradescope names it otherwise)
+        self.names_are_ids = True
         self.fixtures = [(source, fx) for source in rubric.sources
                          for fx in map(load_fixture, sorted(getattr(current_course(), SOURCE_FOLDERS[source]).glob("*.yaml")))
                          if any(fits(EXERCISES[e], fx) for e in rubric.points)]
@@ -423,7 +425,7 @@ class Grader:
         names = [f"{e}.py" for e in self.rubric.points]
         chosen, ignored = pick_files(unpacked.files, names)
         notes = [m.render(self.lang) for m in unpacked.skipped]
-        handin = check_handin(submission, unpacked, self.course_id, __version__)
+        handin = check_handin(submission, unpacked, self.course_id, __version__, self.names_are_ids)
         notes += handin_notes(handin, self.lang)
         notes += [t("grade.note.ignored", self.lang, path=p) for p in ignored]
         seed = student_seed(self.seed, submission.student)

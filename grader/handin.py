@@ -119,12 +119,14 @@ def _zip_manifest(path: Path) -> tuple[str, bytes] | None:
         return None
 
 
-def check_handin(submission: Submission, unpacked: Unpacked, course: str | None, kit_version: str) -> HandinCheck | None:
+def check_handin(submission: Submission, unpacked: Unpacked, course: str | None, kit_version: str,
+                 names: bool = True) -> HandinCheck | None:
     """Whether the entry still matches its manifest: None when it has none; else each difference as a message.
 
     ``unpacked``: the entry's Python files as grading unpacked them; ``course``: the course id the batch grades in
-    (:func:`abkit.coursefolder.course_id`); ``kit_version``: the grader's. The files compared are the Python files
-    below the manifest's folder, with those it lists."""
+    (:func:`abkit.coursefolder.course_id`); ``kit_version``: the grader's; ``names``: whether the entry's name is the
+    student id (not on Gradescope, which names a submission by the student's e-mail). The files compared are the
+    Python files below the manifest's folder, with those it lists."""
     found = find_manifest(submission)
     if found is None:
         return None
@@ -154,7 +156,7 @@ def check_handin(submission: Submission, unpacked: Unpacked, course: str | None,
     if manifest.get("course") != course:
         check.problems.append(Message("handin.course", packed=shown(str(manifest.get("course"))),
                                       grading=str(course)))
-    if manifest["student"] != submission.student:
+    if names and manifest["student"] != submission.student:
         check.problems.append(Message("handin.student", packed=shown(manifest["student"]), entry=submission.student))
     return check
 

@@ -12,6 +12,7 @@ The student id is asked once and kept in the course folder (:data:`STUDENT_FILE`
 from __future__ import annotations
 
 import ast
+import contextlib
 import datetime
 import hashlib
 import json
@@ -185,6 +186,7 @@ def pack(student: str, folder: Path | None = None, out: Path | None = None) -> P
                 archive.writestr(name, content)
         os.replace(temporary, out)
     except OSError as error:
-        temporary.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            temporary.unlink()
         raise UsageError("pack.cannot_write", path=str(out), reason=error.strerror or str(error)) from None
     return Packed(out, list(files), results)
