@@ -267,3 +267,30 @@ def test_the_histogram_has_round_bins_and_a_y_axis(tmp_path):
     many = histogram_svg([1.0] * 37, 10, "en")
     ticks = [line.split(">")[1].split("<")[0] for line in many.splitlines() if 'text-anchor="end"' in line]
     assert ticks == ["0", "10", "20", "30", "40"]
+
+
+def test_the_manifest_is_found_where_an_lms_may_put_it_and_never_in_a_broken_entry(tmp_path):
+    from abkit.i18n import Message
+    from grader.handin import check_handin, find_manifest
+    from grader.submissions import Submission, unpack
+
+    manifest = {"format": 1, "kit_version": __version__, "course": None, "student": "s1", "created": "now",
+                "files": {"alphabeta.py": hashlib.sha256(b"A = 1\n").hexdigest()}}
+    nested = tmp_path / "nested.zip"
+    with zipfile.ZipFile(nested, "w") as archive:
+        archive.writestr("deep/er/abkit-handin.json", "{}")
+        archive.writestr("deep/abkit-handin.json", json.dumps(manifest))
+        archive.writestr("deep/alphabeta.py", "A = 1\n")
+        archive.writestr("other/minimax.py", "M = 1\n")  # outside the manifest's folder: not compared
+    assert find_manifest(Submission("s1", nested))[0] == "deep"
+    check = check_handin(Submission("s1", nested), unpack(Submission("s1", nested), tmp_path / "work"), None,
+                         __version__)
+    assert check.matches and check.to_dict("en") == {"status": "ok", "student": "s1", "created": "now",
+                                                      "kit_version": __version__, "problems": []}
+    (tmp_path / "not.zip").write_bytes(b"not a zip at all")
+    (tmp_path / "cut.zip").write_bytes(nested.read_bytes()[:-30])  # its end record cut off
+    (tmp_path / "plain").mkdir()
+    for entry in (Submission("x", tmp_path / "not.zip"), Submission("x", tmp_path / "cut.zip"),
+                  Submission("x", tmp_path / "plain"),
+                  Submission("x", tmp_path / "fifo", Message("grade.entry.special", name="fifo"))):
+        assert find_manifest(entry) is None
