@@ -26,6 +26,7 @@ from .submissions import Submission, Unpacked, _directory_problem, _open_regular
 
 MAX_MANIFEST_BYTES = 1_000_000
 MAX_LISTED = 2000
+PROBLEMS_SHOWN = 10  # differences named one by one; the rest are counted
 _SHA256 = re.compile(r"[0-9a-f]{64}\Z")
 
 
@@ -158,6 +159,9 @@ def check_handin(submission: Submission, unpacked: Unpacked, course: str | None,
                                       grading=str(course)))
     if names and manifest["student"] != submission.student:
         check.problems.append(Message("handin.student", packed=shown(manifest["student"]), entry=submission.student))
+    if len(check.problems) > PROBLEMS_SHOWN:
+        rest = len(check.problems) - PROBLEMS_SHOWN + 1
+        check.problems[PROBLEMS_SHOWN - 1:] = [Message("handin.more", count=rest)]
     return check
 
 

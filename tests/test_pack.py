@@ -294,3 +294,18 @@ def test_the_manifest_is_found_where_an_lms_may_put_it_and_never_in_a_broken_ent
                   Submission("x", tmp_path / "plain"),
                   Submission("x", tmp_path / "fifo", Message("grade.entry.special", name="fifo"))):
         assert find_manifest(entry) is None
+
+
+def test_a_hand_in_far_from_its_manifest_names_ten_differences_and_counts_the_rest(tmp_path):
+    from grader.handin import check_handin
+    from grader.submissions import Submission, unpack
+
+    listed = {f"gone{k}.py": "0" * 64 for k in range(30)}
+    entry = tmp_path / "s1.zip"
+    with zipfile.ZipFile(entry, "w") as archive:
+        archive.writestr(MANIFEST, json.dumps({"kit_version": __version__, "student": "s1", "created": "",
+                                               "files": listed}))
+    check = check_handin(Submission("s1", entry), unpack(Submission("s1", entry), tmp_path / "w"), None, __version__)
+    problems = check.to_dict("en")["problems"]
+    assert len(problems) == 10 and problems[0] == "gone0.py is listed in the manifest but not in the hand-in"
+    assert problems[-1] == "and 21 more differences" and check.to_dict("ko")["problems"][-1] == "그 밖의 차이 21개"
