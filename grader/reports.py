@@ -385,7 +385,7 @@ def histogram_svg(scores: list[float], max_score: float, lang: str) -> str:
         counts[k] += 1
     step = nice_step(max(counts) or 1, 5)
     step = max(1, math.ceil(step))  # whole students
-    top_count = max(step, math.ceil((max(counts) or 1) / step) * step)
+    top_count = (max(counts) // step + 1) * step  # room above the tallest bar for its count
     width, height, left, right, bottom, top = 560, 300, 58, 14, 52, 24
     plot_w, plot_h = width - left - right, height - top - bottom
     bar = plot_w / bins

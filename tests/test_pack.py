@@ -261,7 +261,7 @@ def test_the_histogram_has_round_bins_and_a_y_axis(tmp_path):
     x_labels = [f">{edge}</text>" for edge in (0, 5, 45, 49)]
     assert all(label in svg for label in x_labels)
     y_ticks = [line for line in svg.splitlines() if 'text-anchor="end"' in line]
-    assert [tick.split(">")[1].split("<")[0] for tick in y_ticks] == ["0", "1", "2", "3", "4"]
+    assert [tick.split(">")[1].split("<")[0] for tick in y_ticks] == ["0", "1", "2", "3", "4", "5"]
     korean = histogram_svg([10, 20], 49, "ko")
     assert ">학생 수</text>" in korean and "45점 이상 49점 이하: 0명" in korean and ">점수 (49점 만점)</text>" in korean
     many = histogram_svg([1.0] * 37, 10, "en")
