@@ -38,7 +38,7 @@ from abkit.tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
 
 from .errors import UsageError
 from .fixturegen import dump, fixture_document
-from .verify import reference_orders
+from .verify import reference_fields
 
 #: draws of a hand-made tree's values before it is kept as it was
 MAX_DRAWS = 2000
@@ -307,16 +307,9 @@ def _named(tree: Tree, node: str):
 
 def _expected(fixture: Fixture) -> dict:
     """The fixture's expected blocks with the same fields, recomputed by the reference solutions."""
-    from .reference import reference_trace
-
     expected = {}
     for algorithm, block in fixture.expected.items():
-        game = fixture.game()
-        trace = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
-                                **fixture.search_params(algorithm, game))
-        got = trace.summary(fixture.tree) | {"windows": trace.windows(), "leaves": len(trace.evaluated)}
-        if "orders" in block:
-            got["orders"] = reference_orders(fixture, list(block["orders"]))
+        got = reference_fields(fixture, algorithm, block)
         expected[algorithm] = {name: got[name] for name in block}
     return expected
 
