@@ -239,7 +239,7 @@ class StudentGrade:
     fingerprint: str = ""
     #: when the grader itself failed on this submission (a fault of the grader, not the student's): what it raised
     grader_error: str = ""
-    #: what the entry's hand-in manifest (``abkit pack``) says of it (:meth:`grader.handin.HandinCheck.to_dict`), or None
+    #: what the entry's hand-in manifest (``abkit pack``) says of it (:meth:`~grader.handin.HandinCheck.to_dict`)
     handin: dict | None = None
 
 
@@ -436,7 +436,8 @@ class Grader:
             for grade in exercises.values():
                 grade.status, grade.note = "missing", reason
             return StudentGrade(submission.student, "invalid", 0.0, self.rubric.max_score(), seed, exercises,
-                                [reason, *notes], self.fingerprint(submission), handin=handin and handin.to_dict(self.lang))
+                                [reason, *notes], self.fingerprint(submission),
+                                handin=handin and handin.to_dict(self.lang))
         tests = self.tests_for(submission.student)
         self._run(exercises, chosen, tests, workspace)
         for grade in exercises.values():
