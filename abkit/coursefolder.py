@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -141,9 +142,24 @@ def current_course() -> CourseFolder:
     return found
 
 
-def marker_text() -> str:
-    """The marker file's contents for a course made by this kit."""
-    return f'# an abkit course folder: the commands work on the folder holding this file\nkit_version = "{__version__}"\n'
+def marker_text(course_id: str | None = None) -> str:
+    """The marker file's contents for a course made by this kit (``course_id``: the course's name, which hand-ins
+    carry; see :func:`course_id`)."""
+    text = f'# an abkit course folder: the commands work on the folder holding this file\nkit_version = "{__version__}"\n'
+    return text + (f'course_id = "{course_id}"\n' if course_id else "")
+
+
+_COURSE_ID = re.compile(r'^course_id\s*=\s*"([A-Za-z0-9._-]{1,80})"\s*$', re.M)
+
+
+def course_id(root: Path) -> str | None:
+    """The ``course_id`` the course at ``root`` names in its marker (``abkit init`` writes one; the student edition
+    copies it), or None: an older folder, or this repository."""
+    try:
+        found = _COURSE_ID.search((Path(root) / MARKER).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        return None
+    return found.group(1) if found else None
 
 
 @contextlib.contextmanager

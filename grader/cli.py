@@ -19,10 +19,11 @@ from abkit.coursefolder import NoCourse, chosen_course
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import check, export, fixtures, grade, handouts, hint, init, lab, practice, release, stubs, trace, watch
+from .commands import (check, export, fixtures, grade, handouts, hint, init, lab, pack, practice, release, stubs, trace,
+                       watch)
 from .errors import UsageError
 
-COMMANDS = (check, hint, watch, trace, practice, fixtures, handouts, grade, export, stubs, release, lab, init)
+COMMANDS = (check, hint, watch, pack, trace, practice, fixtures, handouts, grade, export, stubs, release, lab, init)
 
 
 def _lang_from(argv: list[str]) -> str:

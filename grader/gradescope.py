@@ -15,7 +15,7 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from abkit.coursefolder import KIT_CODE, MARKER, current_course, marker_text
+from abkit.coursefolder import KIT_CODE, MARKER, course_id, current_course, marker_text
 
 from .grading import Grader
 from .reports import json_text, results_json, write_atomic
@@ -80,7 +80,7 @@ def export_bundle(out: Path, rubric_path: Path | None = None, lang: str = "en") 
                 if "__pycache__" not in path.parts and path.is_file():
                     files[path.relative_to(root).as_posix()] = path.read_bytes()
     files["grader/rubric.yaml"] = rubric.text.encode("utf-8")
-    files[MARKER] = marker_text().encode("utf-8")
+    files[MARKER] = marker_text(course_id(course)).encode("utf-8")
     project = KIT_CODE / "pyproject.toml"
     files["pyproject.toml"] = project.read_bytes() if project.is_file() else PYPROJECT.encode("utf-8")
     readme = KIT_CODE / "README.md"
@@ -110,6 +110,7 @@ def run_autograder(root: Path, lang: str = "en", seed: int = 0) -> dict:
     """Grade ``root/submission`` with the bundled rubric; write and return ``root/results/results.json``."""
     rubric = load_rubric()
     grader = Grader(rubric, seed, lang)
+    grader.names_are_ids = False  # the submission is named by the student's e-mail, not the id they packed with
     with tempfile.TemporaryDirectory(prefix="abkit-gs-") as work:
         grade = grader.grade(Submission(student_id(root), root / "submission"), Path(work))
     results = results_json(grade, rubric, lang)

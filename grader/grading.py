@@ -47,7 +47,7 @@ from abkit import __version__
 from abkit.fixture import Fixture, load_fixture
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message, t
-from abkit.coursefolder import current_course
+from abkit.coursefolder import course_id, current_course
 from abkit.randomtree import random_tree
 from abkit.trace import ALGORITHMS, CountedTrace, Trace, error_name
 from abkit.tree import Tree, TreeGame, backed_up_values
@@ -55,6 +55,7 @@ from abkit.tree import Tree, TreeGame, backed_up_values
 from .child import MOVE_BUDGET, answer, game_from_request, run_test, tree_to_data
 from .compare import Finding, compare, compare_counts, compare_order
 from .feedback import TestResult
+from .handin import check_handin, handin_notes
 from .judge import GAME_CATEGORIES, SEARCH_CATEGORIES, passes, signature, with_root_value
 from .mistakes import for_exercise, mutant
 from .play import board_text, play_games, problems
@@ -238,6 +239,8 @@ class StudentGrade:
     fingerprint: str = ""
     #: when the grader itself failed on this submission (a fault of the grader, not the student's): what it raised
     grader_error: str = ""
+    #: what the entry's hand-in manifest (``abkit pack``) says of it (:meth:`~grader.handin.HandinCheck.to_dict`)
+    handin: dict | None = None
 
 
 def student_seed(seed: int, student: str) -> int:
@@ -256,6 +259,9 @@ class Grader:
         self.rubric, self.seed, self.lang = rubric, seed, lang
         self.limits = limits or Limits()
         self.rule = rubric.prune_on_equality
+        self.course_id = course_id(current_course().root)  # what a hand-in's manifest must name
+        #: whether an entry's name is the student id a hand-in's manifest must name (Gradescope names it otherwise)
+        self.names_are_ids = True
         self.fixtures = [(source, fx) for source in rubric.sources
                          for fx in map(load_fixture, sorted(getattr(current_course(), SOURCE_FOLDERS[source]).glob("*.yaml")))
                          if any(fits(EXERCISES[e], fx) for e in rubric.points)]
@@ -419,6 +425,8 @@ class Grader:
         names = [f"{e}.py" for e in self.rubric.points]
         chosen, ignored = pick_files(unpacked.files, names)
         notes = [m.render(self.lang) for m in unpacked.skipped]
+        handin = check_handin(submission, unpacked, self.course_id, __version__, self.names_are_ids)
+        notes += handin_notes(handin, self.lang)
         notes += [t("grade.note.ignored", self.lang, path=p) for p in ignored]
         seed = student_seed(self.seed, submission.student)
         exercises = {e: ExerciseGrade(e, max_score=self.rubric.max_score(e)) for e in self.rubric.points}
@@ -428,7 +436,8 @@ class Grader:
             for grade in exercises.values():
                 grade.status, grade.note = "missing", reason
             return StudentGrade(submission.student, "invalid", 0.0, self.rubric.max_score(), seed, exercises,
-                                [reason, *notes], self.fingerprint(submission))
+                                [reason, *notes], self.fingerprint(submission),
+                                handin=handin and handin.to_dict(self.lang))
         tests = self.tests_for(submission.student)
         self._run(exercises, chosen, tests, workspace)
         for grade in exercises.values():
@@ -437,7 +446,7 @@ class Grader:
         status = "timeout" if "timeout" in statuses else "crashed" if "crashed" in statuses else "ok"
         score = sum(g.score for g in exercises.values())
         return StudentGrade(submission.student, status, score, self.rubric.max_score(), seed, exercises, notes,
-                            self.fingerprint(submission))
+                            self.fingerprint(submission), handin=handin and handin.to_dict(self.lang))
 
     def _run(self, exercises: dict[str, ExerciseGrade], chosen: dict[str, str], tests: dict[str, list[Test]],
              workspace: Path) -> None:

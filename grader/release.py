@@ -19,7 +19,7 @@ from pathlib import Path
 
 from abkit.i18n import LANGS, t
 from abkit import __version__
-from abkit.coursefolder import KIT_CODE, MARKER, PACKAGED_COURSE, current_course, marker_text
+from abkit.coursefolder import KIT_CODE, MARKER, PACKAGED_COURSE, course_id, current_course, marker_text
 
 from .check import hidden_count
 from .errors import UsageError
@@ -30,8 +30,8 @@ GRADER_FILES = ("__init__.py", "__main__.py", "check.py", "compare.py", "errors.
                 "judge.py", "limits.py", "course.py", "fixturetrace.py",
                 "play.py", "pytest_plugin.py", "report.py", "textree.py", "watch.py",
                 "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py",
-                "commands/trace.py")
-STUDENT_COMMANDS = ("check", "hint", "watch", "trace")
+                "commands/trace.py", "pack.py", "commands/pack.py")
+STUDENT_COMMANDS = ("check", "hint", "watch", "trace", "pack")
 EXERCISE_FILES = ("README.md", "conftest.py")
 #: the line of exercises/README.md from which on the text is for maintainers (stubs, solutions): left out
 MAINTAINERS = "<!-- for maintainers:"
@@ -108,7 +108,7 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
     for path in sorted(folder.public_fixtures.glob("*.yaml")):
         put(f"fixtures/public/{path.name}", source=path)
     put("pyproject.toml", PYPROJECT.format(version=__version__))
-    put(MARKER, marker_text())
+    put(MARKER, marker_text(course_id(folder.root)))
     put("README.md", "\n\n".join(t("release.readme", lang, check=first_check(lang)) for lang in LANGS) + "\n")
     if handouts is not None:
         for path in sorted(Path(handouts).rglob("*")):

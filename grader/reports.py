@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 import statistics
 import threading
@@ -26,6 +27,7 @@ from abkit.i18n import t
 
 from .feedback import render_result
 from .grading import AHEAD, ExerciseGrade, StudentGrade, TestGrade
+from .handin import handin_cell, handin_summary
 from .mistakes import BY_ID
 from .rubric import Rubric
 from .safetext import csv_cell, markdown, terminal
@@ -94,7 +96,7 @@ def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
         "extra_data": {
             "student": grade.student, "status": grade.status, "max_score": number(grade.max_score),
             "seed": grade.seed, "rule": rubric.rule, "lang": lang, "fingerprint": grade.fingerprint,
-            "grader_error": grade.grader_error,
+            "grader_error": grade.grader_error, "handin": grade.handin,
             "exercises": {name: {"score": number(e.score), "max_score": number(e.max_score), "status": e.status,
                                  "mistakes": e.mistakes, "first_kinds": dict(e.first_kinds())}
                           for name, e in grade.exercises.items()},
@@ -284,13 +286,15 @@ def grades_csv(rows: list[dict], rubric: Rubric, lang: str) -> str:
     a spreadsheet would read as a formula is written with a leading ``'`` (:func:`~grader.safetext.csv_cell`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["student", "status", "score", "max_score", *rubric.points, "mistakes", "seed", "grader_error"])
+    writer.writerow(["student", "status", "score", "max_score", *rubric.points, "mistakes", "seed", "grader_error",
+                     "handin"])
     for results in sorted(rows, key=lambda r: r["extra_data"]["student"]):
         extra = results["extra_data"]
         mistakes = [m for e in extra["exercises"].values() for m in e.get("mistakes", [])]
         writer.writerow([csv_cell(terminal(extra["student"])), extra["status"], results["score"], extra["max_score"],
                          *(extra["exercises"].get(e, {}).get("score", 0) for e in rubric.points),
-                         " ".join(mistakes), extra["seed"], grader_error_line(extra.get("grader_error") or "")])
+                         " ".join(mistakes), extra["seed"], grader_error_line(extra.get("grader_error") or ""),
+                         csv_cell(terminal(handin_cell(extra.get("handin"))))])
     return buffer.getvalue()
 
 
@@ -341,6 +345,7 @@ def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str
         if regrade:
             out += [t("faults.batch.regrade", lang), "", "```", regrade, "```", ""]
         out.append(t("faults.batch.details", lang))
+    out += handin_summary(rows, lang)
     if scores:
         out += ["", t("grade.summary.stats", lang, mean=number(statistics.mean(scores)),
                       median=number(statistics.median(scores)), max_score=number(rubric.max_score()),
@@ -364,30 +369,86 @@ def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str
     return "\n".join(out) + "\n"
 
 
-def histogram_svg(scores: list[float], max_score: float, lang: str, bins: int = 10) -> str:
-    """An SVG bar chart of the scores in ``bins`` equal ranges of ``0..max_score`` (the last includes the top)."""
+#: bin widths a histogram may use (times a power of ten): round numbers a reader adds up at a glance
+NICE_STEPS = (1, 2, 5)
+
+
+def nice_step(span: float, most: int) -> float:
+    """The smallest round width (1, 2 or 5 times a power of ten) that cuts ``span`` into at most ``most`` parts.
+
+    >>> nice_step(49, 12), nice_step(100, 12), nice_step(10, 12), nice_step(3, 12), nice_step(7, 5)
+    (5, 10, 1, 0.5, 2)
+    """
+    if span <= 0:
+        return 1
+    scale = 10.0 ** math.floor(math.log10(span / most))
+    for factor in (1, 10):
+        for step in NICE_STEPS:
+            width = step * scale * factor
+            if span / width <= most + 1e-9:
+                return int(width) if float(width).is_integer() else width
+    return span  # pragma: no cover - 10 * scale always fits
+
+
+def score_bins(max_score: float, most: int = 12) -> list[float]:
+    """The edges of the histogram's bins over ``0..max_score``: round steps, the last bin ending at the top score
+    (and holding it).
+
+    >>> score_bins(49), score_bins(10)
+    ([0, 5, 10, 15, 20, 25, 30, 35, 40, 45, 49], [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    """
+    if max_score <= 0:
+        return [0, 0]
+    width = nice_step(max_score, most)
+    count = math.ceil(max_score / width - 1e-9)
+    return [number(k * width) for k in range(count)] + [number(max_score)]
+
+
+def histogram_svg(scores: list[float], max_score: float, lang: str) -> str:
+    """An SVG bar chart of the scores: round bins over ``0..max_score`` (:func:`score_bins`, the top score in the last)
+    marked at their edges on the x axis, and a y axis of students with round ticks and its label."""
+    edges = score_bins(max_score)
+    bins = len(edges) - 1
     counts = [0] * bins
     for score in scores:
-        k = min(bins - 1, int(bins * score / max_score)) if max_score > 0 else 0
-        counts[max(0, k)] += 1
-    width, height, left, bottom, top = 520, 260, 40, 40, 20
-    bar = (width - left - 10) / bins
-    tallest = max(counts) or 1
+        k = next((i for i in range(bins) if score < edges[i + 1]), bins - 1)
+        counts[k] += 1
+    step = nice_step(max(counts) or 1, 5)
+    step = max(1, math.ceil(step))  # whole students
+    top_count = (max(counts) // step + 1) * step  # room above the tallest bar for its count
+    width, height, left, right, bottom, top = 560, 300, 58, 14, 52, 24
+    plot_w, plot_h = width - left - right, height - top - bottom
+    bar = plot_w / bins
+
+    def y(count: float) -> float:
+        return top + plot_h - plot_h * count / top_count
+
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
              f"<title>{escape(t('grade.summary.histogram', lang))}</title>",
-             f'<line x1="{left}" y1="{height - bottom}" x2="{width - 10}" y2="{height - bottom}" stroke="#333"/>']
+             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>']
+    for tick in range(0, top_count + 1, step):  # the y axis: students, round ticks, light grid lines
+        parts.append(f'<line x1="{left}" y1="{y(tick):.1f}" x2="{width - right}" y2="{y(tick):.1f}" '
+                     f'stroke="{"#333" if tick == 0 else "#ddd"}"/>')
+        parts.append(f'<line x1="{left - 5}" y1="{y(tick):.1f}" x2="{left}" y2="{y(tick):.1f}" stroke="#333"/>')
+        parts.append(f'<text x="{left - 8}" y="{y(tick) + 4:.1f}" text-anchor="end">{tick}</text>')
+    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{y(0):.1f}" stroke="#333"/>')
+    parts.append(f'<text transform="translate(16 {top + plot_h / 2:.1f}) rotate(-90)" text-anchor="middle">'
+                 f"{escape(t('grade.summary.y_axis', lang))}</text>")
     for k, count in enumerate(counts):
-        h = (height - bottom - top) * count / tallest
         x = left + k * bar
-        y = height - bottom - h
-        low, high = max_score * k / bins, max_score * (k + 1) / bins
-        parts.append(f'<rect x="{x + 2:.1f}" y="{y:.1f}" width="{bar - 4:.1f}" height="{h:.1f}" fill="#4a78b5">'
-                     f"<title>{number(low)}–{number(high)}: {count}</title></rect>")
+        low, high = edges[k], edges[k + 1]
+        key = "grade.summary.bin_last" if k == bins - 1 else "grade.summary.bin"
+        label = escape(t(key, lang, low=low, high=high, count=count))
+        parts.append(f'<rect x="{x + 2:.1f}" y="{y(count):.1f}" width="{bar - 4:.1f}" '
+                     f'height="{y(0) - y(count):.1f}" fill="#4a78b5"><title>{label}</title></rect>')
         if count:
-            parts.append(f'<text x="{x + bar / 2:.1f}" y="{y - 4:.1f}" text-anchor="middle">{count}</text>')
-        parts.append(f'<text x="{x + bar / 2:.1f}" y="{height - bottom + 14}" text-anchor="middle">{number(low)}</text>')
-    parts.append(f'<text x="{width / 2:.1f}" y="{height - 8}" text-anchor="middle">'
+            parts.append(f'<text x="{x + bar / 2:.1f}" y="{y(count) - 4:.1f}" text-anchor="middle">{count}</text>')
+    for k, edge in enumerate(edges):  # the x axis: each bin's edges marked, the top score last
+        x = left + k * bar
+        parts.append(f'<line x1="{x:.1f}" y1="{y(0):.1f}" x2="{x:.1f}" y2="{y(0) + 5:.1f}" stroke="#333"/>')
+        parts.append(f'<text x="{x:.1f}" y="{y(0) + 18:.1f}" text-anchor="middle">{edge}</text>')
+    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 10}" text-anchor="middle">'
                  f"{escape(t('grade.summary.axis', lang, max_score=number(max_score)))}</text>")
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -34,17 +34,24 @@ def verify_fixture(fixture: Fixture) -> list[Disagreement]:
     """Each field of ``fixture.expected`` that differs from what the reference search does."""
     found = []
     for algorithm, block in fixture.expected.items():
-        game = fixture.game()
-        trace = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
-                                **fixture.search_params(algorithm, game))
-        got = trace.summary(fixture.tree) | {"windows": trace.windows(), "leaves": len(trace.evaluated)}
-        if "orders" in block:
-            got["orders"] = reference_orders(fixture, list(block["orders"]))
+        got = reference_fields(fixture, algorithm, block)
         for name, want in block.items():
             if not same(want, got[name]):
                 key = f"expected.{algorithm}.{name}"
                 found.append(Disagreement(str(fixture.path), fixture.lines.get(key, 1), key, want, got[name]))
     return found
+
+
+def reference_fields(fixture: Fixture, algorithm: str, block: dict) -> dict[str, Any]:
+    """Every field an ``expected.<algorithm>`` block may hold, as the reference search gives it on ``fixture``
+    (``orders``: at the nodes ``block`` lists)."""
+    game = fixture.game()
+    trace = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
+                            **fixture.search_params(algorithm, game))
+    got = trace.summary(fixture.tree) | {"windows": trace.windows(), "leaves": len(trace.evaluated)}
+    if "orders" in block:
+        got["orders"] = reference_orders(fixture, list(block["orders"]))
+    return got
 
 
 def reference_orders(fixture: Fixture, nodes: list) -> dict:

@@ -33,6 +33,12 @@ def register(sub, lang: str, add_lang) -> None:
     add_lang(e, lang)
     e.set_defaults(run=run_expect)
 
+    r = actions.add_parser("redraw-hidden", help=t("fixtures.redraw.help", lang),
+                           description=t("fixtures.redraw.description", lang))
+    r.add_argument("--seed", type=int, help=t("fixtures.redraw.help.seed", lang))
+    add_lang(r, lang)
+    r.set_defaults(run=run_redraw)
+
     g = actions.add_parser("generate", help=t("fixtures.generate.help", lang),
                            description=t("fixtures.generate.help", lang))
     g.add_argument("--branching", "-b", type=int, required=True, help=t("fixtures.generate.help.branching", lang))
@@ -79,6 +85,18 @@ def run_expect(args) -> int:
     for path in paths:
         if add_windows(path):
             print(t("fixtures.expect.wrote", args.lang, path=path))
+    return 0
+
+
+def run_redraw(args) -> int:
+    from ..redraw import new_seed, redraw_hidden
+
+    seed = args.seed if args.seed is not None else new_seed()
+    folder = current_course().hidden_fixtures
+    done = redraw_hidden(seed)
+    for drawn in done:
+        print(t(f"fixtures.redraw.{drawn.how}", args.lang, old=drawn.old, new=drawn.new, values=drawn.values))
+    print(t("fixtures.redraw.done", args.lang, count=len(done), seed=seed, path=folder / "README.md"))
     return 0
 
 
