@@ -222,7 +222,7 @@ def test_grade_reads_a_packed_zip_and_reports_each_mismatch(abkit, handin, tmp_p
     assert results["extra_data"]["handin"]["status"] == "mismatch" and "manifest" in results["output"]
     rows = grade(abkit, klass, tmp_path / "ko", "ko")
     assert "exercises/minimax.py가 제출 파일을 만든 뒤에 바뀌었습니다" in rows["s3"]
-    assert "학번 s1로 만든 제출 파일이 s2라는 이름으로 제출되었습니다" in rows["s2"]
+    assert "학번 s1로 만든 제출 파일이 다른 이름(s2)으로 제출되었습니다" in rows["s2"]
     assert "## 파일 목록과 맞지 않는 제출물" in (tmp_path / "ko" / "summary.md").read_text(encoding="utf-8")
 
 
