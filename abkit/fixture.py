@@ -26,7 +26,8 @@ from .yamlsafe import STR, YamlError, compose, describe, is_number, line_of, loo
 MAX_BYTES = 32 * 1024 * 1024
 DEFAULT_ROOT_NAME = "A"
 KEYS = ("id", "title", "source", "description", "game", "root", "root_name", "levels", "prune_on_equality",
-        "tree", "position", "symmetry", "depth", "heuristics", "probabilities", "notes", "tags", "expected")
+        "tree", "position", "symmetry", "depth", "heuristics", "probabilities", "notes", "tags", "expected",
+        "weights", "features")
 GAMES = ("tree", "tictactoe")
 #: expected-block field -> the kind of value it holds
 EXPECTED_FIELDS = {"value": "number", "action": "action", "visited": "names",
@@ -78,6 +79,8 @@ class Fixture:
     position: str | None = None
     symmetry: bool = False
     depth: int | None = None
+    weights: dict[str, float] = field(default_factory=dict)
+    features: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @property
     def root(self):
@@ -190,6 +193,8 @@ class _Reader:
             fixture.tags = self.tags(fields["tags"])
         if "expected" in fields:
             fixture.expected, fixture.lines = self.expected(fields["expected"], fixture)
+        if "weights" in fields or "features" in fields:
+            fixture.weights, fixture.features = self.weighted(fields, fixture.tree)
         if fixture.tree is not None and fixture.depth is not None:
             # iterative deepening stops at every depth up to the last; one cut-off search only there
             depths = range(1, fixture.depth + 1) if "ordering" in fixture.expected else [fixture.depth]
@@ -406,6 +411,37 @@ class _Reader:
         if not isinstance(node, MappingNode):
             raise self.fail(node, "fixture.not_mapping_field", field="heuristics")
         return {self.node_key(k): number(v) for k, v in node.value}
+
+    def weighted(self, fields: dict[str, Node], tree: Tree | None) -> tuple[dict[str, float], dict[str, dict]]:
+        """``weights:`` (feature -> weight) and ``features:`` (node -> feature -> count): an evaluation
+        built from weighted features. Each node listed must be worth exactly the weighted sum of its
+        features (a leaf its utility, an inner node its heuristic value)."""
+        for key in ("weights", "features"):
+            if key not in fields:
+                raise self.fail(fields["weights" if key == "features" else "features"], "fixture.weights_pair")
+            if not isinstance(fields[key], MappingNode):
+                raise self.fail(fields[key], "fixture.not_mapping_field", field=key)
+        if tree is None:
+            raise self.fail(fields["weights"], "fixture.not_for_games", key="weights")
+        weights = {self.text(k): number(v) for k, v in fields["weights"].value}
+        features: dict[str, dict[str, float]] = {}
+        for key, counts in fields["features"].value:
+            node = self.node_key(key)
+            if not isinstance(counts, MappingNode):
+                raise self.fail(counts, "fixture.not_mapping_field", field=f"features: {node}")
+            features[node] = {}
+            for name_node, count in counts.value:
+                name = self.text(name_node)
+                if name not in weights:
+                    raise self.fail(name_node, "fixture.unknown_feature", name=name, known=", ".join(weights))
+                features[node][name] = number(count)
+            total = sum(weights[f] * c for f, c in features[node].items())
+            given = tree.utilities.get(node, tree.heuristics.get(node))
+            if given is None:
+                raise self.fail(key, "fixture.features_no_value", node=node, total=round(total, 9))
+            if abs(total - given) > 1e-9:
+                raise self.fail(key, "fixture.features_disagree", node=node, total=round(total, 9), given=given)
+        return weights, features
 
     def notes(self, node: Node) -> dict[str, dict[str, str]]:
         if not isinstance(node, MappingNode):

@@ -52,8 +52,18 @@ def uniform_tree(branching: int, depth: int, leaves: list[Any], root_player: str
     return order(from_nested(build(0), root_player=root_player), ordering)
 
 
-def order(tree: Tree, ordering: str) -> Tree:
-    """The same tree with every node's children sorted best-first or worst-first (names regenerated)."""
+def order(tree: Tree, ordering: str, rename: bool = True) -> Tree:
+    """The same tree with every node's children sorted best-first or worst-first.
+
+    ``rename``: name the nodes afresh by position, as the compact form does (the
+    default, for generated fixtures); ``False`` keeps every node's name, so a
+    reordered tree can be read against the original (B2 is still B2, wherever it now stands).
+
+    >>> tree = from_nested([[2, 14], [12, 3]])        # B = 2, C = 3: C is MAX's best child
+    >>> renamed, kept = order(tree, "best"), order(tree, "best", rename=False)
+    >>> renamed.children["A"], renamed.utilities["B1"], kept.children["A"], kept.children["C"]
+    (('B', 'C'), 3, ('C', 'B'), ('C2', 'C1'))
+    """
     if ordering == "random":
         return tree
     if ordering not in ORDERINGS:
@@ -61,14 +71,20 @@ def order(tree: Tree, ordering: str) -> Tree:
     values = backed_up_values(tree)
     players = tree.players()
 
+    def sorted_kids(node: str) -> list[str]:
+        best_first = players[node] == MAX  # MAX wants high values first
+        kids = sorted(tree.children[node], key=lambda c: values[c], reverse=best_first)
+        return kids[::-1] if ordering == "worst" else kids
+
+    if not rename:
+        children = {node: tuple(sorted_kids(node)) for node in tree.children}
+        return Tree(tree.root, children, dict(tree.utilities), tree.root_player, dict(tree.heuristics), tree.levels,
+                    dict(tree.probabilities))
+
     def sort(node: str) -> Any:
         if tree.is_leaf(node):
             return tree.utilities[node]
-        best_first = players[node] == MAX  # MAX wants high values first
-        kids = sorted(tree.children[node], key=lambda c: values[c], reverse=best_first)
-        if ordering == "worst":
-            kids.reverse()
-        return [sort(c) for c in kids]
+        return [sort(c) for c in sorted_kids(node)]
 
     return from_nested(sort(tree.root), tree.root, tree.root_player)
 

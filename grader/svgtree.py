@@ -31,6 +31,7 @@ from abkit.trace import Trace
 from abkit.tree import Tree
 
 from .textree import fmt
+from .typeset import typeset
 
 
 @dataclass(frozen=True)
@@ -202,10 +203,13 @@ def render_svg(tree: Tree, trace: Trace | None = None, show: Show = BLANK, style
             if players[parent] == CHANCE:
                 parts.append(_probability(xy, parent, child, tree.probabilities.get(child), players, style,
                                           child in grey or child in faint))
+    parents = tree.parents()
     for node in tree.preorder():
         call = trace.calls[calls[node]] if node in calls else None
+        # the visit-order circle goes on the side away from the edge coming in from the parent
+        side = -1 if node in parents and xy[parents[node]][0] > xy[node][0] + 0.5 else 1
         parts.append(_node(tree, node, xy[node], players[node], call, show, style, node in grey,
-                           node in faint, node in horizon))
+                           node in faint, node in horizon, side))
     parts.append("</svg>")
     return "\n".join(parts)
 
@@ -250,19 +254,18 @@ def _chance_radius(style: Style) -> float:
 
 def _edge(xy, parent: str, child: str, players, style: Style, greyed: bool, best: bool, cut: bool,
           faint: bool = False, slot: bool = False) -> str:
-    """One edge; a pruned one carries an X at its middle (class ``cut``, ``data-node`` = the child).
+    """One edge (class ``edge``, ``data-node`` = the child); a pruned one carries an X at its middle (class ``cut``).
 
-    ``faint``: the edge lies beyond a depth limit (dotted, never crossed out). ``slot``: the edge is tagged with
-    its child (class ``edge``) and its X (class ``cut slot``) is hidden until a step-through page shows it.
+    ``faint``: the edge lies beyond a depth limit (dotted, never crossed out). ``slot``: the X (class
+    ``cut slot``) is hidden until a step-through page shows it.
     """
     x1, y1 = _anchor(xy, parent, players, style, top=False)
     x2, y2 = _anchor(xy, child, players, style, top=True)
     colour = style.grey if greyed else (style.faint if faint else (style.best if best else style.ink))
     width = 2.6 if best else 1.1
     dash = ' stroke-dasharray="4 3"' if greyed else (' stroke-dasharray="1.5 2.5"' if faint else "")
-    tag = f' class="edge" data-node="{escape(child)}"' if slot else ""
-    out = [f'<line{tag} x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{colour}" '
-           f'stroke-width="{width}"{dash}/>']
+    out = [f'<line class="edge" data-node="{escape(child)}" x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" '
+           f'y2="{y2:.1f}" stroke="{colour}" stroke-width="{width}"{dash}/>']
     if cut:
         mx, my, s = (x1 + x2) / 2, (y1 + y2) / 2, 6
         out.append(f'<g class="cut{" slot" if slot else ""}" data-node="{escape(child)}" stroke="{style.best}" '
@@ -273,11 +276,14 @@ def _edge(xy, parent: str, child: str, players, style: Style, greyed: bool, best
 
 
 def _node(tree: Tree, node: str, at: tuple[float, float], player: str, call, show: Show, style: Style,
-          greyed: bool, faint: bool = False, eval_node: bool = False) -> str:
+          greyed: bool, faint: bool = False, eval_node: bool = False, side: int = 1) -> str:
     """One node: its shape, name, value, and (internal nodes) window and visit number.
 
     faint: the node lies beyond a depth limit; eval_node: the search valued it
     with EVAL at the depth limit (dashed outline, ``EVAL = v`` below it).
+    side: where the visit-order circle goes, 1 right of the node's top, -1 left
+    (away from the edge from its parent); an inner node's name then moves down
+    beside the node so that the circle has the corner to itself.
     """
     x, y = at
     r = style.r
@@ -316,10 +322,10 @@ def _node(tree: Tree, node: str, at: tuple[float, float], player: str, call, sho
     if tree.is_leaf(node):
         out.append(_text(x, y + r + 11, node, name_colour, "middle", 9, italic=True))
     else:
-        out.append(_text(x - r * 1.2 - 3, y - r + 2, node, name_colour, "end", 9, italic=True))
-    out.append(_order(x + r * 1.2 + 1, y - r - 3, call, show, style))
+        out.append(_text(x - r * 1.2 - 3, y - r + 2 if side > 0 else y + 6, node, name_colour, "end", 9, italic=True))
+    ox, oy = x + side * (r * 1.2 + 1), y - r - 3
+    out.append(_order(ox, oy, call, show, style))
     if show.slots:
-        ox, oy = x + r * 1.2 + 1, y - r - 3
         out.append(f'<g class="order slot"><circle cx="{ox:.1f}" cy="{oy:.1f}" r="6.5" fill="{style.order_fill}"/>'
                    + _text(ox, oy + 2.8, "", "white", "middle", 7.5, cls="o") + "</g>")
     out.append("</g>")
@@ -348,7 +354,8 @@ def _window(x: float, y: float, call, show: Show, ink: str) -> str:
 def _order(x: float, y: float, call, show: Show, style: Style) -> str:
     """The visit-order number (the node's position in ``visited``) in a small circle, or an empty circle."""
     if show.blank:
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="white" stroke="#888" stroke-width="0.8"/>'
+        return (f'<circle class="order blank" cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="white" stroke="#888" '
+                f'stroke-width="0.8"/>')
     if not show.order or call is None:
         return ""
     number = max(1, call.visited_at)
@@ -362,7 +369,7 @@ def _text(x: float, y: float, text: str, colour: str, anchor: str, size: float, 
     style = ' font-style="italic"' if italic else ""
     tag = f' class="{cls}"' if cls else ""
     return (f'<text{tag} x="{x:.1f}" y="{y:.1f}" fill="{colour}" text-anchor="{anchor}" font-size="{size}"'
-            f'{weight}{style}>{escape(text)}</text>')
+            f'{weight}{style}>{escape(typeset(text))}</text>')
 
 
 def natural_width(svg: str) -> float:

@@ -140,7 +140,7 @@ def wrong_joins(text: str) -> list[str]:
             for value, form in value_joins(text) if not agrees(value, form)]
 
 
-_CODE_SPAN = re.compile(r"`[^`]*`|\{[^{}]*\}|https?://\S+|'[^'\n]*'|\b(?:abkit|sudo|python3?|pip|pytest)\b[ \w./=<>|-]*")
+_CODE_SPAN = re.compile(r"`[^`]*`|\{[^{}]*\}|https?://\S+|'[^'\n]*'|『[^』]*』|\b(?:abkit|sudo|python3?|pip|pytest)\b[ \w./=<>|-]*")
 _WORD = r"[A-Za-z][a-z]+(?:['’-][A-Za-z]?[a-z]+)*"
 _ENGLISH = re.compile(rf"(?<![\w./(\[<-]){_WORD}(?: +{_WORD}){{2,}}(?![\w./(<-])")
 
@@ -149,7 +149,7 @@ def english_sentences(text: str) -> list[str]:
     """English sentences in a Korean text: runs of three or more Latin words that are not code.
 
     Code spans (```...```), placeholders, paths, calls (``game.result(state, a)``), identifiers
-    (``max_value``), quoted text and commands (``'abkit hint'``, ``abkit check ...``) and capitalised
+    (``max_value``), quoted text (a book's title in 『』 too) and commands (``'abkit hint'``, ``abkit check ...``) and capitalised
     code names (``MAX-VALUE``, ``UTILITY``) are not words here; a name or a two-word term ("Deep Blue",
     "fail-soft") and a list of field names ("value, action, visited") are not sentences.
     """

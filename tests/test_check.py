@@ -70,8 +70,8 @@ def test_a_fresh_stub_points_at_its_todo_not_a_traceback(abkit):
 def test_the_reference_passes_every_public_test(abkit, student):
     run = abkit("check", "--all", "--exercises", student(), "--lang", "en")
     assert run.status == 0 and "✗" not in run.out
-    assert "minimax: every public test passes (17 tests)." in run.out
-    assert "expectimax: every public test passes (1 test)." in run.out
+    assert "minimax: every public test passes (19 tests)." in run.out
+    assert "expectimax: every public test passes (2 tests)." in run.out
     assert "alphabeta/aima-fig-5-2/direct" in run.out
     assert "Progress: 5/5 exercises [####################]" in run.out
     assert "hidden trees" in run.out and "not a full grade" in run.out
@@ -80,8 +80,8 @@ def test_the_reference_passes_every_public_test(abkit, student):
 def test_with_every_exercise_passing_check_shows_one_line_each(abkit, student):
     run = abkit("check", "--exercises", student(), "--lang", "en")
     assert run.status == 0 and "==" not in run.out
-    assert "✓ minimax · Minimax decision: passed (17 public tests)" in run.out
-    assert "✓ expectimax · Expectiminimax for games of chance: passed (1 public test)" in run.out
+    assert "✓ minimax · Minimax decision: passed (19 public tests)" in run.out
+    assert "✓ expectimax · Expectiminimax for games of chance: passed (2 public tests)" in run.out
     assert "Progress: 5/5 exercises" in run.out and "expectimax +1 hidden tree," in run.out
 
 

@@ -55,6 +55,13 @@ def test_terminal_root_notes_tags_heuristics_and_texts():
     assert fx.tags == ["ties"] and fx.tree.heuristics == {"A": 1.5} and fx.description["ko"] == "설명"
 
 
+def test_weighted_features_are_checked_against_the_tree():
+    fx = parse_fixture("tree: [[1.5, 2]]\nheuristics: {B: 1.5}\nweights: {pawn: 1, mobility: 0.1}\n"
+                       "features: {B: {pawn: 1, mobility: 5}, B1: {pawn: 2, mobility: -5}, B2: {pawn: 2}}\n")
+    assert fx.weights == {"pawn": 1, "mobility": 0.1}
+    assert fx.features["B1"] == {"pawn": 2, "mobility": -5}
+
+
 def test_yaml_number_forms_are_read_as_yaml_reads_them():
     fx = parse_fixture("tree: [012, 0x1F, 1_000, +5, -0, -2.5, 0, 1.0e+3]")
     assert list(fx.tree.utilities.values()) == [10, 31, 1000, 5, 0, -2.5, 0, 1000.0]
@@ -114,6 +121,13 @@ BAD = [
     ("tree: [1]\nexpected:\n  alphabeta:\n    windows: {B: [1, 2, .inf]}\n", 4, "finite number"),
     ("tree: [1]\nexpected:\n  alphabeta:\n    windows: [1]\n", 4, "'windows:' must be a mapping"),
     ("tree: [1]\nexpected:\n  minimax: {value: 2e1}\n", 3, "reads '2e1' as text"),
+    ("tree: [1, 2]\nweights: {pawn: 1}\n", 2, "go together"),
+    ("tree: [1, 2]\nweights: [1]\nfeatures: {B: {pawn: 1}}\n", 2, "'weights:' must be a mapping"),
+    ("tree: [1, 2]\nweights: {pawn: 1}\nfeatures: {B: {rook: 1}}\n", 3, "'rook' has no weight"),
+    ("tree: [1, 2]\nweights: {pawn: 1}\nfeatures: {Q: {pawn: 1}}\n", 3, "'Q' is not a node"),
+    ("tree: [1, 2]\nweights: {pawn: 3}\nfeatures: {B: {pawn: 1}}\n", 3, "give 3 (the sum of weight"),
+    ("tree: [[1, 2]]\nweights: {pawn: 3}\nfeatures: {B: {pawn: 1}}\n", 3, "gives 'B' no value"),
+    ("game: tictactoe\nposition: '.........'\nweights: {pawn: 3}\nfeatures: {}\n", 3, "belongs to a tree"),
 ]
 
 

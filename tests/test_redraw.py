@@ -100,7 +100,7 @@ def test_redrawing_in_a_course_with_the_same_seed_gives_the_same_trees(abkit, ou
     assert "ttt-empty-board.yaml: kept (a tic-tac-toe position)" in run.out
     assert hidden_texts(outside / "a") == hidden_texts(outside / "b")  # drawing a drawn set again: the same trees
     run = abkit("--course", outside / "b", "fixtures", "redraw-hidden", "--lang", "ko")  # a new seed, recorded
-    seed = re.search(r"시드 (\d+)로 뽑았습니다", run.out).group(1)
+    seed = re.search(r"시드 (\d+)(?:으로|로) 뽑았습니다", run.out).group(1)
     assert run.status == 0 and f"**seed {seed}**" in (outside / "b" / "fixtures" / "hidden" / "README.md").read_text()
 
 

@@ -142,9 +142,11 @@ def _stamp_lines(lines: list[str], key: str, digest: str) -> list[str]:
     """``lines`` of ko.yaml with the ``en:`` line under ``key`` set to ``digest`` (added if absent)."""
     start = next(i for i, line in enumerate(lines) if re.match(rf"{re.escape(key)}\s*:\s*(#.*)?$", line.rstrip("\n")))
     end = next((i for i in range(start + 1, len(lines)) if lines[i][:1] not in (" ", "\t", "\n", "#", "")), len(lines))
+    # a digest of digits only would read as a number (even octal), so it is quoted
+    value = f'"{digest}"' if digest.isdigit() else digest
     for i in range(start + 1, end):
         match = re.match(r"(\s+)en\s*:", lines[i])
         if match:
-            lines[i] = f"{match.group(1)}en: {digest}\n"
+            lines[i] = f"{match.group(1)}en: {value}\n"
             return lines
-    return lines[:start + 1] + [f"  en: {digest}\n"] + lines[start + 1:]
+    return lines[:start + 1] + [f"  en: {value}\n"] + lines[start + 1:]

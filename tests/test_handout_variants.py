@@ -1,0 +1,74 @@
+"""Per-student variants are as hard as the outline says: every variant of 40 students measured independently.
+
+What the outline fixes of a random exercise (leaves alpha-beta evaluates, cut
+tests that fire on equality, whether the root has a tie) is measured here by the
+tests' own reading of the pseudocode (``tests/pseudocode.py``), not by the
+builder's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from grader.handouts.content import build_document, exercise_tree, outline, trace_of
+from grader.handouts.exercises import difficulty
+from pseudocode import measures
+
+STUDENTS = [""] + [f"s{n:03d}" for n in range(1, 40)]
+FIXED = ("evaluated", "equality_cuts", "root_tie")
+
+
+def random_exercises() -> list[str]:
+    return [ex for ex, spec in outline()["exercises"].items() if "fixture" not in spec]
+
+
+def test_every_random_exercise_fixes_its_difficulty_in_the_outline():
+    exercises = outline()["exercises"]
+    for ex in random_exercises():
+        spec = exercises[ex]
+        assert "root_tie" in spec, ex
+        if spec.get("kind", "alphabeta") == "alphabeta":
+            assert {"evaluated", "equality_cuts", "root_tie"} <= set(spec), ex
+    # some exercise asks for an equality cut and some for a tie at the root: both are taught, in every variant
+    assert any(exercises[ex].get("equality_cuts") for ex in random_exercises())
+    assert any(exercises[ex].get("root_tie") for ex in random_exercises())
+
+
+@pytest.mark.parametrize("exercise", random_exercises())
+def test_every_variant_of_40_students_has_the_outlines_difficulty(exercise):
+    spec = outline()["exercises"][exercise]
+    wanted = {key: spec[key] for key in FIXED if key in spec}
+    shapes = set()
+    for student in STUDENTS:
+        tree = exercise_tree(exercise, student)
+        measured = measures(tree)
+        assert {key: measured[key] for key in wanted} == wanted, (exercise, student)
+        assert {key: difficulty(tree)[key] for key in wanted} == wanted, (exercise, student)
+        assert len(tree.leaves()) == spec["branching"] ** spec["depth"]
+        assert all(spec["low"] <= v <= spec["high"] for v in tree.utilities.values())
+        assert tree.root_player == ("MIN" if spec.get("root") == "min" else "MAX")
+        shapes.add(tuple(tree.utilities.values()))
+    assert len(shapes) == len(STUDENTS)  # each student has a tree of their own
+
+
+def spec_kind(exercise: str) -> str:
+    return outline()["exercises"][exercise].get("kind", "alphabeta")
+
+
+def test_fixture_exercises_are_the_same_for_every_student():
+    for ex, spec in outline()["exercises"].items():
+        if "fixture" in spec:
+            assert len({repr(exercise_tree(ex, s)) for s in STUDENTS[:5]}) == 1, ex
+
+
+def test_a_students_sheet_and_key_show_that_students_trees():
+    sheet = build_document("en", "student_sheet", "s007")
+    key = build_document("en", "variant_key", "s007")
+    for ex in random_exercises():
+        tree = exercise_tree(ex, "s007")
+        blank = next(f for f in sheet.figures() if f["id"] == f"fig-{ex}-blank")
+        answer = next(f for f in key.figures() if f["id"] == f"fig-{ex}-answer")
+        for leaf, value in tree.utilities.items():
+            assert f'data-node="{leaf}"' in blank["svg"] and f'data-node="{leaf}"' in answer["svg"]
+        if spec_kind(ex) == "alphabeta":
+            assert answer["pruned"] == trace_of(tree, "alphabeta").pruned(tree)
