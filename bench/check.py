@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 from abkit.loading import EXERCISES, SOLUTIONS
-from grader.info import load_info
+from abkit.info import load_info
 from grader.release import build_student_edition
 
 REPEAT = 9

@@ -39,12 +39,12 @@ from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from abkit.i18n import t
 
-from .grading import Grader, StudentGrade, weaker
-from .reports import number, read_results, results_json, write_class, write_student
-from .rubric import Rubric, default_rubric
-from .safetext import terminal
-from .sandbox import LIVE, ForkServer, Limits
-from .submissions import Submission, SubmissionsError, find_submissions
+from grader.grading import Grader, StudentGrade, weaker
+from grader.reports import number, read_results, results_json, write_class, write_student
+from grader.rubric import Rubric, default_rubric
+from grader.safetext import terminal
+from grader.sandbox import LIVE, ForkServer, Limits
+from grader.submissions import Submission, SubmissionsError, find_submissions
 
 
 @dataclass
@@ -325,7 +325,7 @@ def _worker(connection, grader: Grader | None, recipe: tuple, out: Path) -> None
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the batch decides
     signal.signal(signal.SIGTERM, _interrupt)
     if sys.platform.startswith("linux"):
-        from .confine import _die_with_parent
+        from grader.confine import _die_with_parent
         with contextlib.suppress(OSError):
             _die_with_parent()  # the worker, its fork server and its students' processes die with the batch
     grader = grader if grader is not None else Grader(*recipe)

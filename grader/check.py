@@ -2,7 +2,7 @@
 
 ``abkit check``, ``abkit watch`` and the students' plain ``pytest`` all call
 :func:`run_exercise` (or :func:`run_case` per test) and render each
-:class:`~grader.feedback.TestResult` with :func:`~grader.feedback.render_result`,
+:class:`~abkit.feedback.TestResult` with :func:`~abkit.feedback.render_result`,
 the renderer grading's ``feedback.md`` uses, so every place says the same thing.
 
 Expected traces come from the fixtures alone (:func:`abkit.expected.expected_trace`):
@@ -13,7 +13,7 @@ test (``max_value``/``min_value`` called on inner nodes with the narrow windows
 the expected search gives them, whose fail-soft values are graded too), and for
 the ordering lab an *orders* test (``ordered_actions`` on the nodes the fixture
 lists). An exercise with ``play`` also plays whole tic-tac-toe games
-(:mod:`grader.play`). A search that does not end is stopped after the course's
+(:mod:`abkit.play`). A search that does not end is stopped after the course's
 time limit.
 """
 
@@ -40,12 +40,12 @@ from abkit.coursefolder import current_course
 from abkit.loading import load_module
 from abkit.trace import Call, Trace, traced_call, traced_search
 
-from . import limits
-from .compare import Finding, compare, compare_counts, compare_order
-from .feedback import TestResult, student_traceback
-from .info import Course, Exercise
-from .judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
-from .textree import fmt
+from grader import limits
+from abkit.compare import Finding, compare, compare_counts, compare_order
+from abkit.feedback import TestResult, student_traceback
+from abkit.info import Course, Exercise
+from abkit.judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
+from abkit.textree import fmt
 
 ENTRIES = {"minimax": "minimax_decision", "alphabeta": "alpha_beta_search"}
 #: the most states one move of a played game may generate (alpha-beta: 18,297 from the empty board)
@@ -354,10 +354,10 @@ def _orders(case: TestCase, module: ModuleType, course: Course, folder: Path, re
 
 
 def _play(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
-    """Whole games of tic-tac-toe with the exercise's search (:mod:`grader.play`)."""
+    """Whole games of tic-tac-toe with the exercise's search (:mod:`abkit.play`)."""
     from abkit.tictactoe import TicTacToe
 
-    from .play import play_games, problems
+    from abkit.play import play_games, problems
 
     entry = getattr(module, ENTRIES[case.exercise.algorithm])
     try:
@@ -396,7 +396,7 @@ def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, re
 
 def _judge(result: TestResult, student: Trace, expected: Trace, course: Course | None, folder: Path,
            direct: bool = False, judged: bool = True) -> None:
-    """Set ``result`` from the student's trace: passed or failed on observables only (:mod:`grader.judge`, as
+    """Set ``result`` from the student's trace: passed or failed on observables only (:mod:`abkit.judge`, as
     grading judges), with the findings against ``expected`` that say where; or the status its error means.
     ``judged=False``: only the error matters (there is no trace to compare)."""
     categories = DIRECT_CATEGORIES if direct else GAME_CATEGORIES if result.tree is None else SEARCH_CATEGORIES

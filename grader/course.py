@@ -10,7 +10,7 @@ from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course
                                 find_course, marker_text)
 from abkit.i18n import os_problem
 
-from .errors import UsageError
+from abkit.errors import UsageError
 
 README = Path(__file__).with_name("course_readme.md")
 
@@ -22,7 +22,7 @@ def init_course(folder: Path, seed: int | None = None) -> list[Path]:
 
     UsageError when ``folder`` exists and is not an empty folder, or cannot be written.
     """
-    from .redraw import redraw_hidden
+    from grader.redraw import redraw_hidden
 
     folder = Path(folder)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
@@ -43,8 +43,8 @@ def init_course(folder: Path, seed: int | None = None) -> list[Path]:
 def forget_modules() -> None:
     """Forget the solutions and mutants drawing the trees loaded: they are the new course's as it was written, and
     this process may go on to work on that course after its files changed."""
-    from .mistakes import mutant
-    from .reference import reference
+    from grader.mistakes import mutant
+    from abkit.reference import reference
 
     reference.cache_clear()
     mutant.cache_clear()

@@ -16,8 +16,8 @@ from abkit.i18n import t
 from abkit.randomtree import random_tree
 from abkit.tree import Tree, TreeGame, to_nested
 
-from .errors import UsageError
-from .reference import reference_trace
+from abkit.errors import UsageError
+from abkit.reference import reference_trace
 
 
 def fixture_document(tree: Tree, fixture_id: str, title: dict[str, str], source: str,

@@ -1,6 +1,6 @@
 """The search ``abkit trace`` draws: the reference's, or in the student edition the one a fixture records.
 
-The full kit runs the reference solution (:mod:`grader.reference`). The student
+The full kit runs the reference solution (:mod:`abkit.reference`). The student
 edition has no solutions: it rebuilds the reference's search from the fixture's
 ``expected:`` block (:func:`abkit.expected.expected_trace`: the nodes visited and
 evaluated in order, each node's α/β window and value, which ``abkit fixtures
@@ -22,8 +22,8 @@ from abkit.expected import expected_counts, expected_trace
 from abkit.fixture import Fixture
 from abkit.trace import CountedTrace, Trace
 
-from .errors import UsageError
-from .info import SOLUTION_FILES as FILES
+from abkit.errors import UsageError
+from abkit.info import SOLUTION_FILES as FILES
 
 
 def has_reference(algorithm: str) -> bool:
@@ -48,7 +48,7 @@ def search_trace(fixture: Fixture, algorithm: str, prune_on_equality: bool, path
     from what the fixture records; UsageError when the fixture does not record it."""
     game = fixture.game()
     if has_reference(algorithm):
-        from .reference import reference_trace  # noqa: PLC0415 - beside has_reference: the reference only if there
+        from abkit.reference import reference_trace  # noqa: PLC0415 - beside has_reference: the reference only if there
 
         return reference_trace(game, fixture.root, algorithm, prune_on_equality, **fixture.search_params(algorithm, game))
     if prune_on_equality != fixture.prune_on_equality:
@@ -83,10 +83,10 @@ def summary(trace: Trace, fixture: Fixture) -> dict:
 
 def mine(fixture: Fixture, algorithm: str, folder: Path | None, lang: str):
     """The student's search of ``algorithm`` on ``fixture`` (their file in ``folder``, default the course's
-    exercises/), judged as ``abkit check`` judges it: a :class:`~grader.feedback.TestResult`."""
-    from .check import TestCase, load_student, run_case
-    from .limits import MemoryGuard
-    from .report import find_course
+    exercises/), judged as ``abkit check`` judges it: a :class:`~abkit.feedback.TestResult`."""
+    from grader.check import TestCase, load_student, run_case
+    from grader.limits import MemoryGuard
+    from grader.report import find_course
 
     course, folder = find_course(folder)
     exercise = next((e for e in course.exercises if e.algorithm == algorithm), None)

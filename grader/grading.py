@@ -4,9 +4,9 @@ A :class:`Grader` is built once per batch (rubric, seed, fixtures, limits). Its
 :meth:`Grader.grade` unpacks one submission, runs every test of every exercise
 in one sandboxed child (:mod:`grader.sandbox`; a new one after a crash or a
 time-out), compares each reported trace with the reference's under the course's
-rule (:func:`grader.compare.compare`), and scores the rubric's categories:
+rule (:func:`abkit.compare.compare`), and scores the rubric's categories:
 
-Every score rests on what the contract makes observable (:mod:`grader.judge`): the game's log of generated
+Every score rests on what the contract makes observable (:mod:`abkit.judge`): the game's log of generated
 and evaluated states, the action the search returned, and the values MAX-VALUE / MIN-VALUE return when called
 on the root right after the search and on subtrees; never on how the code calls its own functions.
 
@@ -17,7 +17,7 @@ on the root right after the search and on subtrees; never on how the code calls 
   window): the returned, fail-soft value and the generated nodes;
 - orders: ``ordered_actions`` on the inner nodes of a tree (the ordering lab);
 - games: whole tic-tac-toe games the student's alpha-beta plays against a seeded
-  random player and against itself (:mod:`grader.play`).
+  random player and against itself (:mod:`abkit.play`).
 
 The depth-limited, chance and ordering exercises are searched on trees (with
 heuristic values, chance nodes) and tic-tac-toe positions; a search on a
@@ -52,18 +52,18 @@ from abkit.randomtree import random_tree
 from abkit.trace import ALGORITHMS, CountedTrace, Trace, error_name
 from abkit.tree import Tree, TreeGame, backed_up_values
 
-from .child import MOVE_BUDGET, answer, game_from_request, run_test, tree_to_data
-from .compare import Finding, compare, compare_counts, compare_order
-from .feedback import TestResult
-from .handin import check_handin, handin_notes
-from .judge import GAME_CATEGORIES, SEARCH_CATEGORIES, passes, signature, with_root_value
-from .mistakes import for_exercise, mutant
-from .play import board_text, play_games, problems
-from .reference import reference
-from .rubric import EXERCISES, Rubric
-from . import replies
-from .sandbox import Died, Forged, Interrupted, Limits, Malformed, Sandbox, TimedOut
-from .submissions import Submission, fingerprint, pick_files, unpack
+from grader.child import MOVE_BUDGET, answer, game_from_request, run_test, tree_to_data
+from abkit.compare import Finding, compare, compare_counts, compare_order
+from abkit.feedback import TestResult
+from grader.handin import check_handin, handin_notes
+from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES, passes, signature, with_root_value
+from grader.mistakes import for_exercise, mutant
+from abkit.play import board_text, play_games, problems
+from abkit.reference import reference
+from grader.rubric import EXERCISES, Rubric
+from grader import replies
+from grader.sandbox import Died, Forged, Interrupted, Limits, Malformed, Sandbox, TimedOut
+from grader.submissions import Submission, fingerprint, pick_files, unpack
 
 SOURCE_FOLDERS = {"public": "public_fixtures", "hidden": "hidden_fixtures"}  # attributes of the course folder
 #: where the graded games start: after X's corner opening, so that no move needs more than the child's budget

@@ -16,7 +16,7 @@ from abkit.i18n import t
 from abkit.randomtree import random_tree
 from abkit.tree import TreeGame
 
-from .reference import reference_trace
+from abkit.reference import reference_trace
 
 SPAN = 10 ** 6  # leaf values are drawn from -SPAN..SPAN, all different
 

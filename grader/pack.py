@@ -2,7 +2,7 @@
 
 The zip holds the files a submission is graded by (each exercise's ``exercises/<name>.py``, and the Python
 files beside them that they import, directly or through one another: contract §4), nothing else of the
-course, and at its top the manifest (:mod:`grader.handin`): the kit version, the course id, the student id, when
+course, and at its top the manifest (:mod:`abkit.manifest`): the kit version, the course id, the student id, when
 it was made, each file's SHA-256 and the public tests' results, run as ``abkit check`` runs them. It is named
 ``<student id>.zip``, so that a folder of such zips is a class ``abkit grade`` reads as it is.
 
@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import datetime
-import hashlib
 import json
 import os
 import re
@@ -22,15 +20,11 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from abkit import __version__
-from abkit.coursefolder import course_id, current_course
+from abkit.coursefolder import current_course
 
-from .errors import UsageError
-from .info import Course, load_info
-
-#: the manifest's name, at the top of the zip, and its format (:mod:`grader.handin` reads it when grading)
-MANIFEST = "abkit-handin.json"
-FORMAT = 1
+from abkit.errors import UsageError
+from abkit.info import Course, load_info
+from abkit.manifest import MANIFEST, manifest
 
 #: where the student id is kept, relative to the course folder
 STUDENT_FILE = Path(".abkit") / "student.toml"
@@ -47,11 +41,6 @@ class Packed:
     path: Path
     files: list[str]
     results: dict[str, tuple[int, int]]
-
-
-def file_hash(data: bytes) -> str:
-    """A file's SHA-256, as the manifest lists it."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def valid_id(student: str) -> str:
@@ -141,7 +130,7 @@ def _module_files(folder: Path, name: str) -> list[Path]:
 
 def public_results(course: Course, folder: Path) -> dict[str, tuple[int, int]]:
     """Per exercise: how many of its public tests pass, of how many, run as ``abkit check`` runs them."""
-    from .check import course_fixtures, run_exercise
+    from grader.check import course_fixtures, run_exercise
 
     fixtures = course_fixtures(course, current_course().public_fixtures)
     results = {}
@@ -149,17 +138,6 @@ def public_results(course: Course, folder: Path) -> dict[str, tuple[int, int]]:
         outcome = run_exercise(course, exercise, folder, fixtures)
         results[exercise.name] = (sum(r.passed for r in outcome), len(outcome))
     return results
-
-
-def manifest(student: str, files: dict[str, bytes], results: dict[str, tuple[int, int]], rule: str,
-             created: datetime.datetime | None = None) -> dict:
-    """The manifest of a hand-in: format, kit version, course id, student id, when, each file's SHA-256, the public
-    tests' results."""
-    created = created or datetime.datetime.now(datetime.timezone.utc).astimezone()
-    return {"format": FORMAT, "kit_version": __version__, "course": course_id(current_course().root),
-            "student": student, "created": created.isoformat(timespec="seconds"),
-            "files": {name: file_hash(data) for name, data in files.items()},
-            "check": {"rule": rule, "exercises": {name: {"passed": p, "total": n} for name, (p, n) in results.items()}}}
 
 
 def pack(student: str, folder: Path | None = None, out: Path | None = None) -> Packed:

@@ -21,14 +21,14 @@ import pytest
 from abkit.coursefolder import NoCourse, current_course
 from abkit.i18n import default_lang, t
 
-from .check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
-from .feedback import TestResult, render_result
-from .report import find_course
-from .textree import glyphs_for
+from grader.check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
+from abkit.feedback import TestResult, render_result
+from grader.report import find_course
+from abkit.textree import glyphs_for
 
 
 class CheckFailed(Exception):
-    """A public test did not pass; carries its :class:`~grader.feedback.TestResult`."""
+    """A public test did not pass; carries its :class:`~abkit.feedback.TestResult`."""
 
     def __init__(self, result: TestResult) -> None:
         super().__init__(result.name)

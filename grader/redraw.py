@@ -36,9 +36,9 @@ from abkit.i18n import LANGS, t
 from abkit.randomtree import random_tree
 from abkit.tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
 
-from .errors import UsageError
-from .fixturegen import dump, fixture_document
-from .verify import reference_fields
+from abkit.errors import UsageError
+from grader.fixturegen import dump, fixture_document
+from grader.verify import reference_fields
 
 #: draws of a hand-made tree's values before it is kept as it was
 MAX_DRAWS = 2000
@@ -224,7 +224,7 @@ def difficulty(fixture: Fixture, tree: Tree) -> tuple:
     """How much work a tree is for the searches its fixture expects: how many children of the root share the best
     value (ties), and per algorithm and cut-off rule how many states the reference generates and evaluates (a tree
     where the two rules differ keeps differing)."""
-    from .reference import reference_trace
+    from abkit.reference import reference_trace
 
     values = backed_up_values(tree)
     best = values[tree.root]
@@ -240,11 +240,11 @@ def difficulty(fixture: Fixture, tree: Tree) -> tuple:
 def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
     """The named mistakes (:mod:`grader.mistakes`) whose search differs from the reference's on ``tree`` as grading
     tests it (every exercise it is a test of, either cut-off rule): ``(exercise, mistake, rule)``."""
-    from .grading import _fixture_search, _orders_test, fits
-    from .judge import signature
-    from .mistakes import for_exercise, mutant
-    from .reference import reference
-    from .rubric import EXERCISES
+    from grader.grading import _fixture_search, _orders_test, fits
+    from abkit.judge import signature
+    from grader.mistakes import for_exercise, mutant
+    from abkit.reference import reference
+    from grader.rubric import EXERCISES
 
     fixture = dataclasses.replace(fixture, tree=tree)
     found = set()

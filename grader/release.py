@@ -21,16 +21,18 @@ from abkit.i18n import LANGS, t
 from abkit import __version__
 from abkit.coursefolder import KIT_CODE, MARKER, PACKAGED_COURSE, course_id, current_course, marker_text
 
-from .check import hidden_count
-from .errors import UsageError
-from .info import load_info
+from grader.check import hidden_count
+from abkit.errors import UsageError
+from abkit.info import load_info
 
 #: grader modules the student edition needs, and no other (relative to grader/)
-GRADER_FILES = ("__init__.py", "__main__.py", "check.py", "compare.py", "errors.py", "feedback.py", "tracebacks.py", "info.py",
-                "judge.py", "limits.py", "course.py", "fixturetrace.py",
-                "play.py", "pytest_plugin.py", "report.py", "textree.py", "watch.py",
+GRADER_FILES = ("__init__.py", "__main__.py", "check.py", "limits.py", "course.py", "fixturetrace.py",
+                "pytest_plugin.py", "report.py", "watch.py",
                 "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py",
                 "commands/trace.py", "pack.py", "commands/pack.py")
+#: core modules the edition leaves out: the reference loader (the edition has no solutions to load, and the rule the
+#: reference is told stays unseen by student code)
+CORE_LEFT_OUT = ("reference.py",)
 STUDENT_COMMANDS = ("check", "hint", "watch", "trace", "pack")
 EXERCISE_FILES = ("README.md", "conftest.py")
 #: the line of exercises/README.md from which on the text is for maintainers (stubs, solutions): left out
@@ -91,7 +93,8 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
 
     for path in sorted((kit / "abkit").rglob("*")):
         if path.is_file() and path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts \
-                and PACKAGED_COURSE.name not in path.relative_to(kit / "abkit").parts:
+                and PACKAGED_COURSE.name not in path.relative_to(kit / "abkit").parts \
+                and str(path.relative_to(kit / "abkit")) not in CORE_LEFT_OUT:
             put(str(path.relative_to(kit)), source=path)
     for name in GRADER_FILES:
         put(f"grader/{name}", source=kit / "grader" / name)
@@ -119,7 +122,7 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
 
 def first_check(lang: str) -> str:
     """What ``abkit check`` says on the course's stubs, the student's first look at it (for the edition's README)."""
-    from .report import check
+    from grader.report import check
 
     lines, _ = check(None, None, lang)
     return "\n".join(lines).rstrip()
@@ -128,10 +131,10 @@ def first_check(lang: str) -> str:
 def student_cli(text: str) -> str:
     """The kit's ``grader/cli.py`` with only the student commands registered."""
     names = ", ".join(STUDENT_COMMANDS)
-    text = re.sub(r"^from \.commands import .*\n(?=from \.commands import )", "", text, flags=re.M)
-    text, imports = re.subn(r"^from \.commands import .*$", f"from .commands import {names}", text, flags=re.M)
+    text = re.sub(r"^from grader\.commands import .*\n(?=from grader\.commands import )", "", text, flags=re.M)
+    text, imports = re.subn(r"^from grader\.commands import .*$", f"from grader.commands import {names}", text, flags=re.M)
     text, tuples = re.subn(r"^COMMANDS = \(.*\)$", f"COMMANDS = ({names})", text, flags=re.M)
     if (imports, tuples) != (1, 1):  # pragma: no cover - grader/cli.py changed shape: update this function
-        raise RuntimeError("grader/cli.py: expected one 'from .commands import' line and one 'COMMANDS = (...)' line")
+        raise RuntimeError("grader/cli.py: expected one 'from grader.commands import' line and one 'COMMANDS = (...)' line")
     return text
 

@@ -25,13 +25,13 @@ from xml.sax.saxutils import escape
 
 from abkit.i18n import t
 
-from .feedback import render_result
-from .grading import AHEAD, ExerciseGrade, StudentGrade, TestGrade
-from .handin import handin_cell, handin_summary
-from .mistakes import BY_ID
-from .rubric import Rubric
-from .safetext import csv_cell, markdown, terminal
-from .textree import UNICODE
+from abkit.feedback import render_result
+from grader.grading import AHEAD, ExerciseGrade, StudentGrade, TestGrade
+from grader.handin import handin_cell, handin_summary
+from grader.mistakes import BY_ID
+from grader.rubric import Rubric
+from grader.safetext import csv_cell, markdown, terminal
+from abkit.textree import UNICODE
 
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn
@@ -243,7 +243,7 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
     results = results_json(grade, rubric, lang)
     shown = step_pages(grade, rubric)
     if shown or any(folder.glob(f"{STEP_PAGES}*.html")):  # new pages, or old ones to remove
-        from .stepthrough.page import page_names, write_pages
+        from grader.stepthrough.page import page_names, write_pages
 
         pages = page_names([r.name for r in shown], STEP_PAGES)
         write_pages(shown, folder, lang, STEP_PAGES)
@@ -260,7 +260,7 @@ def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
     by default two, the interactive form of the trees ``feedback.md`` draws, so that a student's pages stay a few
     hundred kilobytes however many tests fail (``step_pages: all`` gives every one a page). A hidden test never gets
     one (it would show its tree)."""
-    from .stepthrough.page import wants_page
+    from grader.stepthrough.page import wants_page
 
     chosen = []
     for exercise in grade.exercises.values():

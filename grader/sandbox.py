@@ -34,8 +34,8 @@ from typing import Callable
 
 from abkit.i18n import Message
 
-from .child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
-from .replies import BadReply, envelope
+from grader.child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
+from grader.replies import BadReply, envelope
 
 CHILD = Path(__file__).with_name("child.py")
 MAX_REPLY = 16 * 1024 * 1024

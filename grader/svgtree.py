@@ -30,8 +30,8 @@ from abkit.game import CHANCE, MAX
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from .textree import fmt
-from .typeset import typeset
+from abkit.textree import fmt
+from grader.typeset import typeset
 
 
 @dataclass(frozen=True)

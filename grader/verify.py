@@ -8,7 +8,7 @@ from typing import Any
 
 from abkit.fixture import Fixture
 
-from .reference import reference, reference_trace
+from abkit.reference import reference, reference_trace
 
 
 @dataclass(frozen=True)

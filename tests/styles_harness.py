@@ -22,7 +22,7 @@ from abkit.randomtree import random_tree
 from abkit.trace import ALGORITHMS, Trace, TracingGame, error_name, traced_search
 from abkit.tree import Tree, TreeGame
 from grader.grading import fits, with_chance, with_heuristics
-from grader.reference import reference
+from abkit.reference import reference
 
 STYLES = Path(__file__).resolve().parent / "styles"
 MISTAKES = STYLES / "mistakes"

@@ -120,7 +120,7 @@ def test_init_says_when_it_cannot_write(outside, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr("grader.course.copy_course", refuse)
-    from grader.errors import UsageError
+    from abkit.errors import UsageError
 
     with pytest.raises(UsageError) as raised:
         init_course(outside / "new")

@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from grader import replies
 from grader.child import CONTRACT, HEADER, MAX_RECORD, SEQUENCE
 from grader.grading import ExerciseGrade, Grader, StudentGrade
-from grader.reference import reference
+from abkit.reference import reference
 from grader.reports import feedback_markdown, results_json
 from grader.rubric import load_rubric
 from grader.sandbox import MAX_REPLY, Died, Limits, Malformed, Sandbox

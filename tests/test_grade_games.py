@@ -8,8 +8,8 @@ from abkit.game import Budgeted, SearchTooLong
 from abkit.tictactoe import EMPTY, TicTacToe
 from grader.child import game_from_request, search_params, tree_from_data, tree_to_data
 from grader.grading import Grader
-from grader.play import play_games, problems
-from grader.reference import reference
+from abkit.play import play_games, problems
+from abkit.reference import reference
 from grader.rubric import load_rubric
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
-from grader.pack import MANIFEST
+from abkit.manifest import MANIFEST
 from tests.test_release import normalised, solution_blocks
 
 EXERCISES = ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering")

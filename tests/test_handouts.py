@@ -15,12 +15,12 @@ from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import PUBLIC_FIXTURES
 from abkit.trace import pruned_subtrees
 from abkit.tree import Tree
-from grader.errors import UsageError
+from abkit.errors import UsageError
 from grader.handouts import build, jobs, parse_langs, read_students
 from grader.handouts import content, fonts, render, words
 from grader.handouts.content import (build_document, exercise_tree, final_iteration, outline, seed_for,
                                      step_events, trace_of)
-from grader.reference import reference_trace
+from abkit.reference import reference_trace
 from grader.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
 
 SEED_KIM_EX1 = 235349598443848

@@ -16,8 +16,10 @@ import pytest
 from abkit import __version__
 from abkit.loading import SOLUTIONS
 from grader import pack as packing
-from grader.handin import handin_cell, parse_manifest, BadManifest
-from grader.pack import MANIFEST, STUDENT_FILE
+from grader.handin import handin_cell
+from abkit.manifest import BadManifest, parse_manifest
+from abkit.manifest import MANIFEST
+from grader.pack import STUDENT_FILE
 from grader.reports import histogram_svg, score_bins
 
 EXERCISES = ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering")

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from abkit.loading import EXERCISES, SOLUTIONS, load_module
-from grader.info import load_info
+from abkit.info import load_info
 from grader.stubs import BEGIN, END, MarkerError, drifted, make_stub, stub_pairs
 
 NAMES = load_info(EXERCISES / "info.yaml").names()

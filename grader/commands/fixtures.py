@@ -11,10 +11,10 @@ from abkit.fixture import FixtureError, fixture_paths, load_fixture
 from abkit.i18n import t
 from abkit.randomtree import ORDERINGS, GenerationError
 
-from ..course import same_course
-from ..errors import UsageError
-from ..fixturegen import add_windows, generate
-from ..verify import verify_fixture
+from grader.course import same_course
+from abkit.errors import UsageError
+from grader.fixturegen import add_windows, generate
+from grader.verify import verify_fixture
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -89,7 +89,7 @@ def run_expect(args) -> int:
 
 
 def run_redraw(args) -> int:
-    from ..redraw import new_seed, redraw_hidden
+    from grader.redraw import new_seed, redraw_hidden
 
     seed = args.seed if args.seed is not None else new_seed()
     folder = current_course().hidden_fixtures

@@ -5,7 +5,7 @@ self-contained HTML page of each document; with ``students`` it adds each
 student's own exercise sheet and an answer key per variant. The words live in
 ``handouts/messages/``, the structure in ``handouts/outline.yaml``, the
 templates in ``handouts/templates/``. Dependencies: this package reads the core
-(``abkit``) and the reference searches (``grader.reference``), never the
+(``abkit``) and the reference searches (``abkit.reference``), never the
 student-code runner; the CLI (``grader/commands/handouts.py``) calls it.
 """
 
@@ -19,10 +19,10 @@ from pathlib import Path
 
 from abkit.i18n import os_problem
 
-from ..errors import UsageError
-from .content import build_document
-from .fonts import HangulFont, find_hangul_font, font_folder
-from .render import compile_pdf, render_html, render_typst
+from abkit.errors import UsageError
+from grader.handouts.content import build_document
+from grader.handouts.fonts import HangulFont, find_hangul_font, font_folder
+from grader.handouts.render import compile_pdf, render_html, render_typst
 
 LANGS = ("ko", "en")
 FORMATS = ("pdf", "html")

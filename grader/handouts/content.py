@@ -27,19 +27,19 @@ from abkit.tictactoe import nilsson_eval
 from abkit.trace import Trace
 from abkit.tree import Tree, backed_up_values
 
-from ..errors import UsageError
-from ..ordering_lab import knuth_moore as km_leaves
-from ..ordering_lab import measure, plot_svg
-from ..papertree import paper_svg
-from ..svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
-from ..textree import fmt
-from ..typeset import typeset
-from . import facts
-from .exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
+from abkit.errors import UsageError
+from grader.ordering_lab import knuth_moore as km_leaves
+from grader.ordering_lab import measure, plot_svg
+from grader.papertree import paper_svg
+from grader.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
+from abkit.textree import fmt
+from grader.typeset import typeset
+from grader.handouts import facts
+from grader.handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
                         seed_for, spec, square_of)
-from .trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
+from grader.handouts.trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
                     open_lines, outline, square_kind, step_events, style_for, trace_of)
-from .words import handouts_folder, words
+from grader.handouts.words import handouts_folder, words
 
 SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK, "values": VALUES}
 EDITIONS = ("handout", "answer_key", "student_sheet", "variant_key")
@@ -239,8 +239,8 @@ class Builder:
         figure): ``stepper`` (the widget, with the stepper's style and script the first time) and its label."""
         from abkit.i18n import t
 
-        from ..stepthrough.page import assets, widget
-        from ..stepthrough.steps import steps_of
+        from grader.stepthrough.page import assets, widget
+        from grader.stepthrough.steps import steps_of
 
         steps = steps_of(trace_of(tree, algorithm, rule, depth), tree, rule)
         self.steppers = getattr(self, "steppers", 0) + 1

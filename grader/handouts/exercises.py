@@ -25,8 +25,8 @@ from abkit.randomtree import random_tree
 from abkit.tictactoe import nilsson_eval
 from abkit.tree import Tree, backed_up_values, child_name
 
-from ..errors import UsageError
-from .trees import cut_fires, fixture, outline, step_events, trace_of
+from abkit.errors import UsageError
+from grader.handouts.trees import cut_fires, fixture, outline, step_events, trace_of
 
 KINDS = ("alphabeta", "minimax", "horizon", "expectimax", "board")
 SEED_TRIES = 20000

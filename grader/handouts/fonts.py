@@ -17,7 +17,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import UsageError
+from abkit.errors import UsageError
 
 LATIN_TEXT = "Libertinus Serif"
 LATIN_CODE = "DejaVu Sans Mono"

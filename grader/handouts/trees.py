@@ -19,10 +19,10 @@ from abkit.tictactoe import LINES
 from abkit.trace import Call, Trace
 from abkit.tree import Tree, TreeGame
 
-from ..reference import reference_trace
-from ..svgtree import COMPACT, STYLE, layout
-from ..textree import fmt
-from .words import handouts_folder
+from abkit.reference import reference_trace
+from grader.svgtree import COMPACT, STYLE, layout
+from abkit.textree import fmt
+from grader.handouts.words import handouts_folder
 
 #: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
 MAX_FIGURE_PT = 440

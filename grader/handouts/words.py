@@ -25,7 +25,7 @@ from abkit.coursefolder import current_course
 from abkit.i18n import Message
 from abkit.yamlsafe import parser_problem
 
-from ..errors import UsageError
+from abkit.errors import UsageError
 
 HASH_LENGTH = 12
 

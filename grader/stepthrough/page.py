@@ -21,10 +21,10 @@ from abkit.i18n import t
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from ..errors import UsageError
-from ..svgtree import COMPACT, SLOTS, STYLE, layout, natural_width, render_svg
-from ..textree import fmt, key
-from .steps import Step, aligned, divergence, reading, steps_of
+from abkit.errors import UsageError
+from grader.svgtree import COMPACT, SLOTS, STYLE, layout, natural_width, render_svg
+from abkit.textree import fmt, key
+from grader.stepthrough.steps import Step, aligned, divergence, reading, steps_of
 
 ASSETS = Path(__file__).with_name("assets")
 #: a figure wider than this (SVG units) is drawn at its natural size in a box that scrolls, not shrunk
@@ -198,8 +198,8 @@ def student_panes(student: Trace, expected: Trace, tree: Tree, rule: bool, lang:
 
 def student_page(result, lang: str) -> str:
     """A failing test's page: the student's search beside the expected one, the first difference marked and
-    told in the words of the text feedback (:func:`grader.feedback.render_result`)."""
-    from ..feedback import MAX_FINDINGS
+    told in the words of the text feedback (:func:`abkit.feedback.render_result`)."""
+    from abkit.feedback import MAX_FINDINGS
 
     tree = result.tree
     panes, first, words, align = student_panes(result.student, result.expected, tree, result.prune_on_equality,

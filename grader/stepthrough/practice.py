@@ -20,11 +20,11 @@ from abkit.randomtree import random_tree
 from abkit.trace import Trace
 from abkit.tree import Tree, TreeGame
 
-from ..errors import UsageError
-from ..reference import reference_trace
-from ..textree import fmt
-from .page import document, script_json, tree_svg, widget
-from .steps import Step, final_bounds, steps_of
+from abkit.errors import UsageError
+from abkit.reference import reference_trace
+from abkit.textree import fmt
+from grader.stepthrough.page import document, script_json, tree_svg, widget
+from grader.stepthrough.steps import Step, final_bounds, steps_of
 
 #: the most leaves a practice tree may have (a page a student works through by hand)
 MAX_LEAVES = 243

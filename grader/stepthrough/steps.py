@@ -31,9 +31,9 @@ from abkit.i18n import Message
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
-from ..compare import Finding
-from ..svgtree import short
-from ..textree import cut_holds, fmt, key
+from abkit.compare import Finding
+from grader.svgtree import short
+from abkit.textree import cut_holds, fmt, key
 
 #: the kinds of step, in the words of the page's legend
 KINDS = ("start", "iteration", "enter", "leaf", "eval", "back", "cut", "return", "gen", "evaluated", "stray", "done")
@@ -325,7 +325,7 @@ def _done(trace: Trace, tree: Tree, t: int, trusted: bool, changes: list | None 
 def _observed(trace: Trace, tree: Tree, trusted: bool) -> list[Step]:
     """A step per generated state and per evaluated state (valued from the tree); the children never generated
     shown pruned at the end, without a reason (none was observed)."""
-    from ..textree import drawing
+    from abkit.textree import drawing
 
     parents = tree.parents()
     out = [Step("start", key(trace.root), 0, Message("steps.start"), reset=True)]
@@ -375,7 +375,7 @@ def _evaluated_step(node: Any, trace: Trace, tree: Tree, t: int, prefix: str) ->
 # -- reading steps --------------------------------------------------------------------
 
 def divergence(steps: list[Step], finding: Finding | None) -> int | None:
-    """The index of the step where ``finding`` (the first difference, :func:`grader.compare.compare`) happens."""
+    """The index of the step where ``finding`` (the first difference, :func:`abkit.compare.compare`) happens."""
     if finding is None or not steps:
         return None
     kind, node, time = finding.kind, key(finding.node), finding.time

@@ -16,7 +16,7 @@ import yaml
 from abkit.i18n import LANGS, Message, os_problem
 from abkit.yamlsafe import parser_problem
 
-from .errors import UsageError
+from abkit.errors import UsageError
 
 RULES = {"aima": True, "cs188": False}
 ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")

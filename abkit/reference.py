@@ -9,7 +9,7 @@ from abkit.game import Game, State
 from abkit.loading import load_module
 from abkit.trace import Trace, traced_search
 
-from .info import SOLUTION_FILES as FILES  # algorithm -> the solution file that implements it
+from abkit.info import SOLUTION_FILES as FILES  # algorithm -> the solution file that implements it
 
 
 @per_course

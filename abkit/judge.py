@@ -14,7 +14,7 @@ from __future__ import annotations
 from abkit.i18n import Message
 from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, CountedTrace, Trace, error_name
 
-from .compare import Finding, same_number
+from abkit.compare import Finding, same_number
 
 #: the categories a kind of test is judged in: a search on a tree, on a board game, a direct call
 SEARCH_CATEGORIES = ("values", "pruning", "nodes")

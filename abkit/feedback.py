@@ -15,9 +15,9 @@ from abkit.i18n import Message, t
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from .compare import Finding
-from .textree import UNICODE, Glyphs, fmt, render_tree
-from .tracebacks import student_traceback  # noqa: F401 - part of this module's interface
+from abkit.compare import Finding
+from abkit.textree import UNICODE, Glyphs, fmt, render_tree
+from abkit.tracebacks import student_traceback  # noqa: F401 - part of this module's interface
 
 #: what happened to one test
 STATUSES = ("passed", "failed", "not_started", "missing", "error", "timeout", "crashed")
@@ -30,7 +30,7 @@ class TestResult:
 
     exercise: the exercise's file stem (``alphabeta``); name: a stable test id;
     title: per language. status: one of ``STATUSES``; findings: from
-    :func:`grader.compare.compare`; student/expected/tree: what to draw
+    :func:`abkit.compare.compare`; student/expected/tree: what to draw
     (``None`` when there is nothing to draw); traceback: the student's own frames;
     detail: extra words for the status (the missing function, the time limit, ...).
     """
