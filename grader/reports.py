@@ -243,7 +243,7 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
     results = results_json(grade, rubric, lang)
     shown = step_pages(grade, rubric)
     if shown or any(folder.glob(f"{STEP_PAGES}*.html")):  # new pages, or old ones to remove
-        from grader.stepthrough.page import page_names, write_pages
+        from stepthrough.page import page_names, write_pages
 
         pages = page_names([r.name for r in shown], STEP_PAGES)
         write_pages(shown, folder, lang, STEP_PAGES)
@@ -256,11 +256,11 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
 
 def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
     """The results of the failing tests that get a step-through page: per exercise the first ``rubric.step_pages``
-    failing visible tests with a trace of the student's on a game tree (:func:`grader.stepthrough.page.wants_page`);
+    failing visible tests with a trace of the student's on a game tree (:func:`stepthrough.page.wants_page`);
     by default two, the interactive form of the trees ``feedback.md`` draws, so that a student's pages stay a few
     hundred kilobytes however many tests fail (``step_pages: all`` gives every one a page). A hidden test never gets
     one (it would show its tree)."""
-    from grader.stepthrough.page import wants_page
+    from stepthrough.page import wants_page
 
     chosen = []
     for exercise in grade.exercises.values():

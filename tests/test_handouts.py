@@ -21,7 +21,7 @@ from grader.handouts import content, fonts, render, words
 from grader.handouts.content import (build_document, exercise_tree, final_iteration, outline, seed_for,
                                      step_events, trace_of)
 from abkit.reference import reference_trace
-from grader.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
+from stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
 
 SEED_KIM_EX1 = 235349598443848
 CUT = re.compile(r'<g class="cut" data-node="([^"]+)"')
@@ -543,9 +543,9 @@ def test_review_command(abkit, monkeypatch, messages):
 
 
 @pytest.mark.parametrize("module", [content, render, words, __import__("grader.handouts", fromlist=["x"]),
-                                    __import__("grader.svgtree", fromlist=["x"]),
+                                    __import__("stepthrough.svgtree", fromlist=["x"]),
                                     __import__("grader.papertree", fromlist=["x"]),
-                                    __import__("grader.typeset", fromlist=["x"]),
+                                    __import__("stepthrough.typeset", fromlist=["x"]),
                                     __import__("grader.handouts.exercises", fromlist=["x"]),
                                     __import__("grader.handouts.trees", fromlist=["x"])])
 def test_doctests(module):

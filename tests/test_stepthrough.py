@@ -1,4 +1,4 @@
-"""Step-through pages (grader/stepthrough) without a browser: the steps held against the traces they come from,
+"""Step-through pages (stepthrough) without a browser: the steps held against the traces they come from,
 the first difference, the pages' safety, and the commands that write them. tests/test_stepthrough_browser.py
 drives the same pages in a real browser."""
 
@@ -23,9 +23,9 @@ from abkit.tree import TreeGame
 from abkit.compare import compare
 from grader.mistakes import BY_ID, CATALOGUE, mutant
 from abkit.reference import reference_trace
-from grader.stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
-from grader.stepthrough.practice import practice_answers, practice_tree, search, variant_tree
-from grader.stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
+from stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
+from stepthrough.practice import practice_answers, practice_tree, search, variant_tree
+from stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
 from abkit.textree import fmt
 
 PUBLIC = KIT_ROOT / "fixtures" / "public"
@@ -253,7 +253,7 @@ def test_a_page_escapes_whatever_the_students_trace_holds():
                     error=f"ValueError: {evil}")
     expected = expected_trace(fx, "alphabeta")
     from abkit.feedback import TestResult
-    from grader.stepthrough.page import student_page
+    from stepthrough.page import student_page
 
     result = TestResult("alphabeta", f"alphabeta/{evil}", {"en": evil}, "error", compare(student, expected, fx.tree),
                         student, expected, fx.tree)

@@ -31,9 +31,9 @@ from abkit.compare import compare
 from abkit.feedback import TestResult
 from grader.mistakes import mutant
 from abkit.reference import reference_trace
-from grader.stepthrough.page import student_page, trace_page
-from grader.stepthrough.practice import practice_page, practice_tree, search
-from grader.stepthrough.steps import steps_of
+from stepthrough.page import student_page, trace_page
+from stepthrough.practice import practice_page, practice_tree, search
+from stepthrough.steps import steps_of
 from abkit.textree import fmt
 
 PUBLIC = KIT_ROOT / "fixtures" / "public"

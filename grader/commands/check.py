@@ -30,7 +30,7 @@ def run(args) -> int:
     if results is not None:
         from pathlib import Path
 
-        from grader.stepthrough.page import write_pages
+        from stepthrough.page import write_pages
 
         written = write_pages(results, Path(args.html), args.lang)
         print(t("check.html_written", args.lang, count=len(written), out=args.html))

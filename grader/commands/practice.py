@@ -24,8 +24,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from grader.stepthrough.page import write_page as write
-    from grader.stepthrough.practice import check_shape, practice_page, practice_tree, variant_tree
+    from stepthrough.page import write_page as write
+    from stepthrough.practice import check_shape, practice_page, practice_tree, variant_tree
 
     check_shape(args.b, args.d)
     if args.low > args.high:

@@ -66,7 +66,7 @@ def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
     """``--html OUT.html``: the search as a step-through page (a game tree only)."""
     from pathlib import Path
 
-    from grader.stepthrough.page import trace_page, write_page
+    from stepthrough.page import trace_page, write_page
 
     if fixture.tree is None:
         raise UsageError("trace.html_needs_tree", path=args.file)

@@ -31,9 +31,9 @@ from abkit.errors import UsageError
 from grader.ordering_lab import knuth_moore as km_leaves
 from grader.ordering_lab import measure, plot_svg
 from grader.papertree import paper_svg
-from grader.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
+from stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
 from abkit.textree import fmt
-from grader.typeset import typeset
+from stepthrough.typeset import typeset
 from grader.handouts import facts
 from grader.handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
                         seed_for, spec, square_of)
@@ -239,8 +239,8 @@ class Builder:
         figure): ``stepper`` (the widget, with the stepper's style and script the first time) and its label."""
         from abkit.i18n import t
 
-        from grader.stepthrough.page import assets, widget
-        from grader.stepthrough.steps import steps_of
+        from stepthrough.page import assets, widget
+        from stepthrough.steps import steps_of
 
         steps = steps_of(trace_of(tree, algorithm, rule, depth), tree, rule)
         self.steppers = getattr(self, "steppers", 0) + 1
@@ -566,7 +566,7 @@ def chance_formula(tree: Tree, node: str, values: dict[str, float]) -> str:
 
 
 def typeset_document(document: Document) -> Document:
-    """Every printed text of ``document`` with real ≤, ≥ and minus signs (:func:`grader.typeset.typeset`);
+    """Every printed text of ``document`` with real ≤, ≥ and minus signs (:func:`stepthrough.typeset.typeset`);
     code blocks and inline code keep what was typed."""
     document.title, document.subtitle = typeset(document.title), typeset(document.subtitle)
     for section in document.sections:

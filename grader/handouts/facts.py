@@ -19,7 +19,7 @@ from abkit.tree import backed_up_values
 
 from abkit.info import load_info
 from grader.ordering_lab import knuth_moore
-from grader.svgtree import short
+from stepthrough.svgtree import short
 from abkit.textree import fmt
 from grader.handouts.trees import final_iteration, fixture, game_trace, open_lines, square_kind, step_events, trace_of
 

@@ -20,7 +20,7 @@ from abkit.trace import Call, Trace
 from abkit.tree import Tree, TreeGame
 
 from abkit.reference import reference_trace
-from grader.svgtree import COMPACT, STYLE, layout
+from stepthrough.svgtree import COMPACT, STYLE, layout
 from abkit.textree import fmt
 from grader.handouts.words import handouts_folder
 

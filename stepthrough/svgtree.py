@@ -31,7 +31,7 @@ from abkit.trace import Trace
 from abkit.tree import Tree
 
 from abkit.textree import fmt
-from grader.typeset import typeset
+from stepthrough.typeset import typeset
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Show:
     cuts: pruned edges crossed out and skipped subtrees greyed.
     best_path: the principal variation drawn thick.
     blank: empty slots to fill in instead of values, windows and numbers.
-    slots: empty, classed places for what a step-through page fills in as it steps (``grader.stepthrough``):
+    slots: empty, classed places for what a step-through page fills in as it steps (``stepthrough``):
         each internal node's value (``v``) and window (``wa``, ``wb``), each node's visit number (``o``), and
         every edge tagged with its child (``edge``) and carrying a hidden cut mark.
     """

@@ -3,7 +3,7 @@
 :func:`trace_page` steps through one search (``abkit trace FILE --html``), :func:`student_page` a student's
 search beside the expected one with the first difference marked (``abkit check --html``, ``abkit grade``),
 :func:`widget` is the same stepper as a part of another page (the handouts' worked examples). The steps come
-from :mod:`grader.stepthrough.steps`; the words from the message catalogues. Every text that reaches the page is
+from :mod:`stepthrough.steps`; the words from the message catalogues. Every text that reaches the page is
 escaped, and the data travels as JSON in a ``<script type="application/json">`` block with ``</`` written
 ``<\\/``, so a student's node names or messages cannot end the block or add markup.
 """
@@ -22,9 +22,9 @@ from abkit.trace import Trace
 from abkit.tree import Tree
 
 from abkit.errors import UsageError
-from grader.svgtree import COMPACT, SLOTS, STYLE, layout, natural_width, render_svg
+from stepthrough.svgtree import COMPACT, SLOTS, STYLE, layout, natural_width, render_svg
 from abkit.textree import fmt, key
-from grader.stepthrough.steps import Step, aligned, divergence, reading, steps_of
+from stepthrough.steps import Step, aligned, divergence, reading, steps_of
 
 ASSETS = Path(__file__).with_name("assets")
 #: a figure wider than this (SVG units) is drawn at its natural size in a box that scrolls, not shrunk

@@ -32,7 +32,7 @@ from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
 from abkit.compare import Finding
-from grader.svgtree import short
+from stepthrough.svgtree import short
 from abkit.textree import cut_holds, fmt, key
 
 #: the kinds of step, in the words of the page's legend

@@ -23,8 +23,8 @@ from abkit.tree import Tree, TreeGame
 from abkit.errors import UsageError
 from abkit.reference import reference_trace
 from abkit.textree import fmt
-from grader.stepthrough.page import document, script_json, tree_svg, widget
-from grader.stepthrough.steps import Step, final_bounds, steps_of
+from stepthrough.page import document, script_json, tree_svg, widget
+from stepthrough.steps import Step, final_bounds, steps_of
 
 #: the most leaves a practice tree may have (a page a student works through by hand)
 MAX_LEAVES = 243
