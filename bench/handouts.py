@@ -12,9 +12,9 @@ from pathlib import Path
 
 import typst
 
-from grader.handouts import build
-from grader.handouts import content
-from grader.handouts.fonts import find_hangul_font, font_folder
+from handouts import build
+from handouts import content
+from handouts.fonts import find_hangul_font, font_folder
 from timing import timed  # bench/timing.py: run as python bench/<name>.py
 
 REPEAT = 3

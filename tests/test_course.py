@@ -95,6 +95,8 @@ def test_init_writes_a_course_the_commands_work_in(abkit, outside):
     readme = (course / "README.md").read_text(encoding="utf-8")
     assert "abkit fixtures verify" in readme and "abkit stubs --check" in readme and "새 학기" in readme
     assert not list(course.rglob("__pycache__"))
+    # the kit's handouts/ folder is the handout builder's package too: a course gets its data, never its code
+    assert (KIT_ROOT / "handouts" / "__init__.py").is_file() and not list((course / "handouts").rglob("*.py"))
     run = abkit("--course", course, "fixtures", "verify", "--lang", "en")
     count = len(list((course / "fixtures").rglob("*.yaml")))
     assert run.status == 0 and f"{count} fixtures verified: 0 disagreements" in run.out and count > 30
@@ -150,7 +152,7 @@ def test_a_comma_list_names_no_message_language(argv, lang, monkeypatch):
 def test_handouts_build_languages_and_message_language(abkit, tmp_path, monkeypatch):
     """--lang ko,en: the handouts' languages, messages in the locale's; --languages with --lang: one each."""
     built = []
-    monkeypatch.setattr("grader.handouts.build", lambda langs, out, students, formats: built.append(langs) or [])
+    monkeypatch.setattr("handouts.build", lambda langs, out, students, formats: built.append(langs) or [])
     monkeypatch.setenv("ABKIT_LANG", "en")
     run = abkit("handouts", "build", "--lang", "ko,en", "--out", tmp_path, "--format", "html")
     assert run.status == 0 and built[-1] == ["ko", "en"] and f"0 files written under {tmp_path}" in run.out

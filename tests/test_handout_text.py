@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from grader.handouts import words
-from grader.handouts.content import build_document
+from handouts import words
+from handouts.content import build_document
 from abkit.info import load_info
 from abkit.loading import EXERCISES
 

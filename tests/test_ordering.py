@@ -10,7 +10,7 @@ import pytest
 
 from abkit.fixture import load_fixture
 from abkit.loading import PUBLIC_FIXTURES
-from grader.ordering_lab import knuth_moore, leaves, measure, plot_svg, table
+from handouts.ordering_lab import knuth_moore, leaves, measure, plot_svg, table
 from abkit.reference import reference, reference_trace
 
 

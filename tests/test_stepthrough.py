@@ -24,7 +24,7 @@ from abkit.compare import compare
 from grader.mistakes import BY_ID, CATALOGUE, mutant
 from abkit.reference import reference_trace
 from stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
-from stepthrough.practice import practice_answers, practice_tree, search, variant_tree
+from handouts.practice import practice_answers, practice_tree, search, variant_tree
 from stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
 from abkit.textree import fmt
 
@@ -449,8 +449,8 @@ def test_wants_page_only_for_failed_searches_on_trees():
 
 
 def test_the_handout_html_steps_through_its_worked_examples_and_the_pdf_source_does_not():
-    from grader.handouts.content import build_document
-    from grader.handouts.render import render_html, render_typst
+    from handouts.content import build_document
+    from handouts.render import render_html, render_typst
 
     for lang in ("en", "ko"):
         document = build_document(lang, "handout")

@@ -32,7 +32,7 @@ from abkit.feedback import TestResult
 from grader.mistakes import mutant
 from abkit.reference import reference_trace
 from stepthrough.page import student_page, trace_page
-from stepthrough.practice import practice_page, practice_tree, search
+from handouts.practice import practice_page, practice_tree, search
 from stepthrough.steps import steps_of
 from abkit.textree import fmt
 

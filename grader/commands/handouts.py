@@ -45,7 +45,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run_build(args) -> int:
-    from grader.handouts import build, parse_langs, read_students
+    from handouts import build, parse_langs, read_students
 
     langs = parse_langs(args.langs or args.lang_option or "ko,en")
     formats = tuple(dict.fromkeys(f.strip() for f in args.formats.split(",") if f.strip()))
@@ -60,7 +60,7 @@ def run_build(args) -> int:
 
 
 def run_review(args) -> int:
-    from grader.handouts.words import review, stamp
+    from handouts.words import review, stamp
 
     if args.stamp or args.stamp_all:
         keys = list(args.stamp) or review().stale

@@ -25,7 +25,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     from stepthrough.page import write_page as write
-    from stepthrough.practice import check_shape, practice_page, practice_tree, variant_tree
+    from handouts.practice import check_shape, practice_page, practice_tree, variant_tree
 
     check_shape(args.b, args.d)
     if args.low > args.high:
@@ -37,7 +37,7 @@ def run(args) -> int:
         write(args.out, practice_page(tree, rule, args.lang, args.seed, shape))
         print(t("practice.wrote", args.lang, path=args.out))
         return 0
-    from grader.handouts import read_students
+    from handouts import read_students
 
     students = read_students(args.variants)
     for student in students:

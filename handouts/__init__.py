@@ -20,9 +20,9 @@ from pathlib import Path
 from abkit.i18n import os_problem
 
 from abkit.errors import UsageError
-from grader.handouts.content import build_document
-from grader.handouts.fonts import HangulFont, find_hangul_font, font_folder
-from grader.handouts.render import compile_pdf, render_html, render_typst
+from handouts.content import build_document
+from handouts.fonts import HangulFont, find_hangul_font, font_folder
+from handouts.render import compile_pdf, render_html, render_typst
 
 LANGS = ("ko", "en")
 FORMATS = ("pdf", "html")

@@ -22,7 +22,7 @@ from abkit.tree import Tree, TreeGame
 from abkit.reference import reference_trace
 from stepthrough.svgtree import COMPACT, STYLE, layout
 from abkit.textree import fmt
-from grader.handouts.words import handouts_folder
+from handouts.words import handouts_folder
 
 #: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
 MAX_FIGURE_PT = 440

@@ -28,18 +28,18 @@ from abkit.trace import Trace
 from abkit.tree import Tree, backed_up_values
 
 from abkit.errors import UsageError
-from grader.ordering_lab import knuth_moore as km_leaves
-from grader.ordering_lab import measure, plot_svg
-from grader.papertree import paper_svg
+from handouts.ordering_lab import knuth_moore as km_leaves
+from handouts.ordering_lab import measure, plot_svg
+from handouts.papertree import paper_svg
 from stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
 from abkit.textree import fmt
 from stepthrough.typeset import typeset
-from grader.handouts import facts
-from grader.handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
+from handouts import facts
+from handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
                         seed_for, spec, square_of)
-from grader.handouts.trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
+from handouts.trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
                     open_lines, outline, square_kind, step_events, style_for, trace_of)
-from grader.handouts.words import handouts_folder, words
+from handouts.words import handouts_folder, words
 
 SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK, "values": VALUES}
 EDITIONS = ("handout", "answer_key", "student_sheet", "variant_key")
@@ -228,7 +228,7 @@ class Builder:
 
     def paper(self, svg: str, figure_id: str, caption: str, pruned: list[str] | None = None, scale: float = 1.0,
               **params: Any) -> dict[str, Any]:
-        """A paper tree (see :mod:`grader.papertree`): printed at its natural width, the full text width, so
+        """A paper tree (see :mod:`handouts.papertree`): printed at its natural width, the full text width, so
         that its boxes have their sizes in mm; an answer's, which nobody writes on, at ``scale`` of it."""
         return {"kind": "figure", "id": figure_id, "svg": svg, "pruned": pruned or [], "paper": scale == 1.0,
                 "caption": self.caption(caption, figure_id.removeprefix("fig-"), **params),
