@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
+from .errors import UsageError
 
 MARKER = "abkit-course.toml"
 #: the folder holding the kit's packages ``abkit/`` and ``grader/`` (site-packages once installed)
@@ -223,3 +224,13 @@ def per_course(function):
 
     wrapper.cache_clear = cached.cache_clear
     return wrapper
+
+
+def same_course(paths: list[Path]) -> None:
+    """UsageError when one of ``paths`` lies in another course folder than the one the command works on:
+    its expectations would be checked with the other course's solutions."""
+    course = current_course()
+    for path in paths:
+        other = find_course(Path(path).resolve().parent)
+        if other is not None and other != course:
+            raise UsageError("course.other", path=str(path), other=str(other.root), course=str(course.root))

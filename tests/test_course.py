@@ -13,7 +13,7 @@ from abkit import coursefolder
 from abkit.coursefolder import MARKER, CourseFolder, NoCourse, current_course, find_course, use_course
 from abkit.loading import KIT_ROOT
 from grader.cli import _lang_from
-from grader.course import init_course
+from authoring.course import init_course
 
 #: commands that need a course, each with arguments that would otherwise be valid
 NEEDING = [("check",), ("fixtures", "verify"), ("stubs", "--check"), ("grade", "x", "--out", "y"),
@@ -121,7 +121,7 @@ def test_init_says_when_it_cannot_write(outside, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("grader.course.copy_course", refuse)
+    monkeypatch.setattr("authoring.course.copy_course", refuse)
     from abkit.errors import UsageError
 
     with pytest.raises(UsageError) as raised:

@@ -62,7 +62,7 @@ def korean_templates() -> dict[str, tuple[str, str]]:
         for node, note in fixture.notes.items():
             if note.get("ko"):
                 texts[f"fixture:{path.stem}.notes.{node}"] = (note["ko"], note.get("en", ""))
-    readme = (KIT_ROOT / "grader" / "course_readme.md").read_text(encoding="utf-8")
+    readme = (KIT_ROOT / "authoring" / "course_readme.md").read_text(encoding="utf-8")
     if "\n## 새 학기" in readme:
         english_part, korean_part = readme.split("\n## 새 학기", 1)
         texts["course_readme"] = ("## 새 학기" + korean_part, english_part)

@@ -11,13 +11,13 @@ import pytest
 
 from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES, SOLUTIONS
-from grader.stubs import BEGIN, END
+from authoring.stubs import BEGIN, END
 
 
 @pytest.fixture(scope="module")
 def edition(tmp_path_factory):
     """The student edition, written once for this module's tests."""
-    from grader.release import build_student_edition
+    from authoring.release import build_student_edition
 
     out = tmp_path_factory.mktemp("release") / "abkit-student"
     build_student_edition(out)
@@ -116,6 +116,22 @@ def test_check_fails_on_the_stubs_and_passes_with_correct_code(edition, tmp_path
     assert str(copy) in run(copy, "-c", "import grader, abkit.loading as l; print(l.KIT_ROOT)").stdout
     proc = run(copy, "-m", "pytest", "-p", "no:cacheprovider")
     assert proc.returncode == 0 and " passed" in proc.stdout and "failed" not in proc.stdout
+
+
+def test_the_step_through_pages_work_in_the_edition(edition, tmp_path):
+    """``trace --html`` and ``check --html`` (README, For students) write their pages from the edition's own code."""
+    copy = tmp_path / "edition"
+    shutil.copytree(edition, copy)
+    proc = run(copy, "-m", "grader", "trace", "fixtures/public/aima-fig-5-2.yaml", "--html", str(tmp_path / "fig.html"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert 'class="abk-data"' in (tmp_path / "fig.html").read_text(encoding="utf-8")
+    wrong = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8").replace("v = max(v,", "v = min(v,")
+    (copy / "exercises" / "minimax.py").write_text(wrong, encoding="utf-8")  # MAX-VALUE keeps the least value
+    proc = run(copy, "-m", "grader", "check", "minimax", "--html", str(tmp_path / "pages"))
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    assert list((tmp_path / "pages").glob("*.html"))
+    where = run(copy, "-c", "import stepthrough.page as p; print(p.ASSETS)").stdout
+    assert str(copy) in where
 
 
 def test_pytest_reports_a_wrong_search_in_check_words(edition, tmp_path):

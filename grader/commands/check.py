@@ -18,7 +18,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from grader.report import check
+    from studentloop.report import check
     from abkit.textree import glyphs_for
 
     def emit(line: str) -> None:  # each line as soon as it is known: a search that does not end is told at once

@@ -11,10 +11,10 @@ from abkit.fixture import FixtureError, fixture_paths, load_fixture
 from abkit.i18n import t
 from abkit.randomtree import ORDERINGS, GenerationError
 
-from grader.course import same_course
+from abkit.coursefolder import same_course
 from abkit.errors import UsageError
-from grader.fixturegen import add_windows, generate
-from grader.verify import verify_fixture
+from authoring.fixturegen import add_windows, generate
+from authoring.verify import verify_fixture
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -89,7 +89,7 @@ def run_expect(args) -> int:
 
 
 def run_redraw(args) -> int:
-    from grader.redraw import new_seed, redraw_hidden
+    from authoring.redraw import new_seed, redraw_hidden
 
     seed = args.seed if args.seed is not None else new_seed()
     folder = current_course().hidden_fixtures

@@ -17,8 +17,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     from abkit.errors import UsageError
-    from grader.limits import MemoryGuard
-    from grader.report import chosen, current, exercise_runs, find_course
+    from studentloop.limits import MemoryGuard
+    from studentloop.report import chosen, current, exercise_runs, find_course
 
     course, folder = find_course(args.exercises)
     name, count = args.exercise, args.count

@@ -27,8 +27,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from grader.course import same_course
-    from grader.fixturetrace import default_algorithm, search_trace, summary
+    from abkit.coursefolder import same_course
+    from studentloop.fixturetrace import default_algorithm, search_trace, summary
 
     same_course([args.file])
     fixture = load_fixture(args.file)
@@ -82,7 +82,7 @@ def _mine(args, fixture, algorithm: str) -> int:
     """The student's search on the fixture: their tree with the expected path's differences marked, the first
     difference and the values; exit 0 when it does what the pseudocode does, 1 when not."""
     from abkit.feedback import render_result
-    from grader.fixturetrace import mine
+    from studentloop.fixturetrace import mine
 
     if args.json or args.rule is not None:
         raise UsageError("trace.mine.options")

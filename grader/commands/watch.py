@@ -20,9 +20,9 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args, sleep=None) -> int:
     from abkit.errors import UsageError
-    from grader.report import check, chosen, find_course
+    from studentloop.report import check, chosen, find_course
     from abkit.textree import glyphs_for
-    from grader.watch import clear_screen, watch
+    from studentloop.watch import clear_screen, watch
 
     course, folder = find_course(args.exercises)
     chosen(course, args.exercise)

@@ -84,9 +84,9 @@ def summary(trace: Trace, fixture: Fixture) -> dict:
 def mine(fixture: Fixture, algorithm: str, folder: Path | None, lang: str):
     """The student's search of ``algorithm`` on ``fixture`` (their file in ``folder``, default the course's
     exercises/), judged as ``abkit check`` judges it: a :class:`~abkit.feedback.TestResult`."""
-    from grader.check import TestCase, load_student, run_case
-    from grader.limits import MemoryGuard
-    from grader.report import find_course
+    from studentloop.check import TestCase, load_student, run_case
+    from studentloop.limits import MemoryGuard
+    from studentloop.report import find_course
 
     course, folder = find_course(folder)
     exercise = next((e for e in course.exercises if e.algorithm == algorithm), None)

@@ -21,9 +21,9 @@ import pytest
 from abkit.coursefolder import NoCourse, current_course
 from abkit.i18n import default_lang, t
 
-from grader.check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
+from studentloop.check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
 from abkit.feedback import TestResult, render_result
-from grader.report import find_course
+from studentloop.report import find_course
 from abkit.textree import glyphs_for
 
 

@@ -21,11 +21,11 @@ from typing import Callable, Iterator
 from abkit.i18n import t
 from abkit.coursefolder import current_course
 
-from grader.check import course_fixtures, exercise_results, hidden_count, test_cases
+from studentloop.check import course_fixtures, exercise_results, hidden_count, test_cases
 from abkit.errors import UsageError
 from abkit.feedback import TestResult, render_result
 from abkit.info import Course, Exercise, load_info
-from grader.limits import MemoryGuard
+from studentloop.limits import MemoryGuard
 from abkit.textree import UNICODE, Glyphs
 
 #: statuses every test of an exercise gets alike when the file itself is the problem

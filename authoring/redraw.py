@@ -37,8 +37,8 @@ from abkit.randomtree import random_tree
 from abkit.tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
 
 from abkit.errors import UsageError
-from grader.fixturegen import dump, fixture_document
-from grader.verify import reference_fields
+from authoring.fixturegen import dump, fixture_document
+from authoring.verify import reference_fields
 
 #: draws of a hand-made tree's values before it is kept as it was
 MAX_DRAWS = 2000

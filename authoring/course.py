@@ -6,8 +6,8 @@ import re
 import secrets
 from pathlib import Path
 
-from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course, current_course, default_course,
-                                find_course, marker_text)
+from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course, default_course,
+                                marker_text)
 from abkit.i18n import os_problem
 
 from abkit.errors import UsageError
@@ -17,12 +17,12 @@ README = Path(__file__).with_name("course_readme.md")
 
 def init_course(folder: Path, seed: int | None = None) -> list[Path]:
     """Write the default course into ``folder`` (new or empty) with its README, a course id of its own in its
-    marker, and hidden trees of its own drawn from ``seed`` (:mod:`grader.redraw`; None keeps the kit's
+    marker, and hidden trees of its own drawn from ``seed`` (:mod:`authoring.redraw`; None keeps the kit's
     published ones); returns the files written.
 
     UsageError when ``folder`` exists and is not an empty folder, or cannot be written.
     """
-    from grader.redraw import redraw_hidden
+    from authoring.redraw import redraw_hidden
 
     folder = Path(folder)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
@@ -59,13 +59,3 @@ def new_course_id(folder: Path) -> str:
     """
     name = re.sub(r"[^a-z0-9._-]+", "-", Path(folder).resolve().name.lower()).strip("-.")[:40] or "course"
     return f"{name}-{secrets.token_hex(3)}"
-
-
-def same_course(paths: list[Path]) -> None:
-    """UsageError when one of ``paths`` lies in another course folder than the one the command works on:
-    its expectations would be checked with the other course's solutions."""
-    course = current_course()
-    for path in paths:
-        other = find_course(Path(path).resolve().parent)
-        if other is not None and other != course:
-            raise UsageError("course.other", path=str(path), other=str(other.root), course=str(course.root))

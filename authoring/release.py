@@ -1,10 +1,10 @@
 """The student edition of the kit: what ``abkit check`` needs and nothing a student must not see.
 
-It holds the core (``abkit/``), the part of the grader that checks and explains
-(an allow-list below: no reference solutions, no batch grading, no mistake
-catalogue), the stubs, the public fixtures, a ``pyproject.toml`` whose ``abkit``
-offers only ``check``, ``hint``, ``watch`` and ``trace`` (which draws the reference's
-search from what the public fixtures record: :mod:`grader.fixturetrace`), and whose
+It holds the core (``abkit/``, but its reference loader), the student's loop (``studentloop/``), the step-through
+pages it writes (``stepthrough/``) and of ``grader/`` only the command line with the student commands (an allow-list
+below: no reference solutions, no grading pipeline, no mistake catalogue, no handout builder), the stubs, the public
+fixtures, a ``pyproject.toml`` whose ``abkit`` offers only ``check``, ``hint``, ``watch``, ``trace`` (which draws the
+reference's search from what the public fixtures record: :mod:`studentloop.fixturetrace`) and ``pack``, and whose
 plain ``pytest`` runs the public tests, and the course marker (the edition is a course
 folder the installed kit works in too).
 Hidden fixtures, solutions and the packaged default course stay behind; only how many there are per exercise
@@ -19,20 +19,20 @@ from pathlib import Path
 
 from abkit.i18n import LANGS, t
 from abkit import __version__
-from abkit.coursefolder import KIT_CODE, MARKER, PACKAGED_COURSE, course_id, current_course, marker_text
+from abkit.coursefolder import KIT_CODE, MARKER, course_id, current_course, marker_text
 
-from grader.check import hidden_count
+from studentloop.check import hidden_count
 from abkit.errors import UsageError
 from abkit.info import load_info
 
-#: grader modules the student edition needs, and no other (relative to grader/)
-GRADER_FILES = ("__init__.py", "__main__.py", "check.py", "limits.py", "course.py", "fixturetrace.py",
-                "pytest_plugin.py", "report.py", "watch.py",
-                "commands/__init__.py", "commands/check.py", "commands/hint.py", "commands/watch.py",
-                "commands/trace.py", "pack.py", "commands/pack.py")
-#: core modules the edition leaves out: the reference loader (the edition has no solutions to load, and the rule the
-#: reference is told stays unseen by student code)
-CORE_LEFT_OUT = ("reference.py",)
+#: the kit's packages the student edition ships whole (their Python files, data and assets)
+PACKAGES = ("abkit", "studentloop", "stepthrough")
+#: of ``grader/``, the command line only (``cli.py`` is written with the student commands alone)
+CLI_FILES = ("__init__.py", "__main__.py", "commands/__init__.py", "commands/check.py", "commands/hint.py",
+             "commands/watch.py", "commands/trace.py", "commands/pack.py")
+#: what the edition leaves out of those packages: the reference loader (the edition has no solutions to load, and
+#: the rule the reference is told stays unseen by student code), and the packaged default course
+LEFT_OUT = ("abkit/reference.py", "abkit/default_course")
 STUDENT_COMMANDS = ("check", "hint", "watch", "trace", "pack")
 EXERCISE_FILES = ("README.md", "conftest.py")
 #: the line of exercises/README.md from which on the text is for maintainers (stubs, solutions): left out
@@ -58,10 +58,11 @@ test = ["pytest>=7.4"]
 abkit = "grader.cli:main"
 
 [tool.setuptools.packages.find]
-include = ["abkit*", "grader*"]
+include = ["abkit*", "studentloop*", "stepthrough*", "grader*"]
 
 [tool.setuptools.package-data]
-abkit = ["messages/*/*.yaml"]
+abkit = ["messages/*/*.yaml", "messages/*.yaml"]
+stepthrough = ["assets/*"]
 
 [tool.pytest.ini_options]
 testpaths = ["exercises"]
@@ -91,12 +92,13 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
             shutil.copyfile(source, target)
         written.append(target)
 
-    for path in sorted((kit / "abkit").rglob("*")):
-        if path.is_file() and path.suffix in (".py", ".yaml") and "__pycache__" not in path.parts \
-                and PACKAGED_COURSE.name not in path.relative_to(kit / "abkit").parts \
-                and str(path.relative_to(kit / "abkit")) not in CORE_LEFT_OUT:
-            put(str(path.relative_to(kit)), source=path)
-    for name in GRADER_FILES:
+    for package in PACKAGES:
+        for path in sorted((kit / package).rglob("*")):
+            relative = path.relative_to(kit)
+            if path.is_file() and path.suffix in (".py", ".yaml", ".js", ".css") and "__pycache__" not in path.parts \
+                    and not any(relative.as_posix().startswith(left) for left in LEFT_OUT):
+                put(relative.as_posix(), source=path)
+    for name in CLI_FILES:
         put(f"grader/{name}", source=kit / "grader" / name)
     put("grader/cli.py", student_cli((kit / "grader" / "cli.py").read_text(encoding="utf-8")))
     for exercise in course.exercises:
@@ -122,7 +124,7 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
 
 def first_check(lang: str) -> str:
     """What ``abkit check`` says on the course's stubs, the student's first look at it (for the edition's README)."""
-    from grader.report import check
+    from studentloop.report import check
 
     lines, _ = check(None, None, lang)
     return "\n".join(lines).rstrip()

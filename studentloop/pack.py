@@ -130,7 +130,7 @@ def _module_files(folder: Path, name: str) -> list[Path]:
 
 def public_results(course: Course, folder: Path) -> dict[str, tuple[int, int]]:
     """Per exercise: how many of its public tests pass, of how many, run as ``abkit check`` runs them."""
-    from grader.check import course_fixtures, run_exercise
+    from studentloop.check import course_fixtures, run_exercise
 
     fixtures = course_fixtures(course, current_course().public_fixtures)
     results = {}

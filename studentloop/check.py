@@ -40,7 +40,7 @@ from abkit.coursefolder import current_course
 from abkit.loading import load_module
 from abkit.trace import Call, Trace, traced_call, traced_search
 
-from grader import limits
+from studentloop import limits
 from abkit.compare import Finding, compare, compare_counts, compare_order
 from abkit.feedback import TestResult, student_traceback
 from abkit.info import Course, Exercise
@@ -163,7 +163,7 @@ class Watchdog:
 
     Use as a context manager around the student's code and catch ``KeyboardInterrupt``;
     ``fired`` tells a stop from the user's Ctrl-C, and ``reason`` says which: ``"time"``, or ``"memory"`` when
-    the check's memory watchdog (:mod:`grader.limits`, where the system refuses a memory limit) stopped the code.
+    the check's memory watchdog (:mod:`studentloop.limits`, where the system refuses a memory limit) stopped the code.
     Code that swallows the interrupt (a bare ``except:`` in a loop) is stopped for good ``grace`` seconds
     later: a message, and the process exits with status 1.
     """
