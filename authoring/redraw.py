@@ -240,7 +240,7 @@ def difficulty(fixture: Fixture, tree: Tree) -> tuple:
 def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
     """The named mistakes (:mod:`grader.mistakes`) whose search differs from the reference's on ``tree`` as grading
     tests it (every exercise it is a test of, either cut-off rule): ``(exercise, mistake, rule)``."""
-    from grader.grading import _fixture_search, _orders_test, fits
+    from grader.testplan import fits, fixture_search, orders_test
     from abkit.judge import signature
     from grader.mistakes import for_exercise, mutant
     from abkit.reference import reference
@@ -251,9 +251,9 @@ def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
     for exercise, algorithm in EXERCISES.items():
         if not fits(algorithm, fixture):
             continue
-        tests = [_fixture_search(exercise, "hidden", fixture)]
+        tests = [fixture_search(exercise, "hidden", fixture)]
         if algorithm == "ordering":
-            tests.append(_orders_test(exercise, "hidden", fixture.id, tree, fixture.depth, fixture.title))
+            tests.append(orders_test(exercise, "hidden", fixture.id, tree, fixture.depth, fixture.title))
         for rule in (True, False):
             for test in tests:
                 want = signature(test.run_in_process(reference(algorithm, rule)))

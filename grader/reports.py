@@ -26,7 +26,9 @@ from xml.sax.saxutils import escape
 from abkit.i18n import t
 
 from abkit.feedback import render_result
-from grader.grading import AHEAD, ExerciseGrade, StudentGrade, TestGrade
+from grader.grades import ExerciseGrade, StudentGrade
+from grader.judgement import TestGrade
+from grader.running import AHEAD
 from grader.handin import handin_cell, handin_summary
 from grader.mistakes import BY_ID
 from grader.rubric import Rubric
@@ -154,7 +156,7 @@ def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str, pages: dic
 
 def _sent(exercise: ExerciseGrade) -> list:
     """The tests of a loaded ``exercise`` its process may have received: the answered ones and the
-    :data:`~grader.grading.AHEAD` sent after them without an answer (the process ended during one of them)."""
+    :data:`~grader.running.AHEAD` sent after them without an answer (the process ended during one of them)."""
     unanswered = [test for test in exercise.planned if test.id not in exercise.replies]
     return [test for test in exercise.planned if test.id in exercise.replies] + unanswered[:AHEAD]
 

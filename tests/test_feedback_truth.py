@@ -21,7 +21,7 @@ from abkit.trace import Call, Trace, traced_search
 from abkit.tree import Tree
 from abkit.compare import compare
 from abkit.feedback import TestResult, render_result
-from grader.grading import fits
+from grader.testplan import fits
 from abkit.reference import reference_trace
 from abkit.textree import ASCII, cut_holds, drawing, key, render_tree
 from styles_harness import ALGORITHM_OF, MISTAKES, STYLES, correct_styles, load, mistake_styles

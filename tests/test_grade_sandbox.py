@@ -177,7 +177,7 @@ def test_hidden_entries_and_stray_files_are_not_students(tmp_path):
     assert [s.student for s in find_submissions(tmp_path)] == ["amy"]
 
 
-@pytest.mark.parametrize("name", ["grader.submissions", "grader.grading", "grader.sandbox", "grader.reports"])
+@pytest.mark.parametrize("name", ["grader.submissions", "grader.testplan", "grader.sandbox", "grader.reports"])
 def test_doctests(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0
@@ -224,9 +224,8 @@ def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_p
     # death shows up on a send or on a receive depends on timing: the answers in the pipe must count either way.
     from types import SimpleNamespace
 
-    from grader.grading import ExerciseGrade, Grader
-    from grader.rubric import load_rubric
-    from grader.sandbox import Died
+    from grader.running import ExerciseRun, Runner
+    from grader.sandbox import Died, Limits
 
     class DiesOnThirdSend:
         def __init__(self):
@@ -247,10 +246,10 @@ def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_p
             return self.answers.pop(0)
 
     tests = [SimpleNamespace(kind="search", id=f"t{k}", request=b"", check=None) for k in range(1, 5)]
-    grade = ExerciseGrade("minimax", file="minimax.py")
-    finished = Grader(load_rubric())._run_exercise(DiesOnThirdSend(), grade, tmp_path / "minimax.py", tests, tmp_path)
-    assert finished is False and grade.status == "crashed"
-    assert grade.replies == {"t1": {"id": 1, "n": 1}, "t2": {"id": 2, "n": 2}}
+    run = ExerciseRun("minimax", tests, file="minimax.py")
+    finished = Runner(Limits()).run_exercise(DiesOnThirdSend(), run, tmp_path / "minimax.py", tmp_path)
+    assert finished is False and run.status == "crashed"
+    assert run.replies == {"t1": {"id": 1, "n": 1}, "t2": {"id": 2, "n": 2}}
 
 
 def test_a_name_added_to_the_recorders_classes_or_a_changed_game_is_tampering():
