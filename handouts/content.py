@@ -107,107 +107,8 @@ def section_numbers() -> dict[str, int]:
     return {s["section"]: n for n, s in enumerate(outline()["handout"], 1)}
 
 
-class Builder:
-    """Turns outline sections into :class:`Section` objects in one language.
-
-    numbers: the figure and table numbers of a first pass over the same
-    document (``None`` in the first pass itself).
-    """
-
-    def __init__(self, lang: str, student: str = "", numbers: dict[str, dict[str, int]] | None = None) -> None:
-        self.lang = lang
-        self.student = student
-        self.words = words(lang)
-        self.figure_count = 0
-        self.table_count = 0
-        self.found: dict[str, dict[str, int]] = {"fig": {}, "table": {}}
-        known = numbers or {}
-        self.refs = {"fig": Refs("fig", known.get("fig") if numbers is not None else None),
-                     "table": Refs("table", known.get("table") if numbers is not None else None),
-                     "sec": Refs("sec", section_numbers()),
-                     "ex": Refs("ex", {ex: number(ex) for ex in outline()["exercises"]})}
-        self.context: dict[str, Any] = {}
-        self.pages = {"exercise": 0, "answer": 0}
-
-    def w(self, key: str, **params: Any) -> str:
-        """The text of ``key`` in this language, placeholders filled (Korean particles agreeing: ``{v:을}``),
-        citations resolved, and the facts of the block being built at hand. The braces of inline markup
-        (``b^{d}``, ``f_{1}``) are not placeholders."""
-        kept: list[str] = []
-
-        def keep(match) -> str:
-            kept.append(match.group())
-            return f"\0{len(kept) - 1}\0"
-
-        text = fill(MARKUP.sub(keep, self.words[key]), self.lang, {**self.refs, **self.context, **params})
-        return KEPT.sub(lambda m: kept[int(m.group(1))], text)
-
-    def caption(self, key: str, label: str, **params: Any) -> str:
-        """``Figure n.`` (numbering the next figure, cited as ``{fig[label]}``) followed by the text of ``key``."""
-        self.figure_count += 1
-        self.found["fig"][label] = self.figure_count
-        return self.w("label.figure", n=self.figure_count) + " " + self.w(key, **params)
-
-    def section(self, spec_: dict[str, Any]) -> Section:
-        section = Section(spec_["section"], self.w(f"{spec_['section']}.title"), page_break=bool(spec_.get("break")))
-        for block in spec_.get("blocks", ()):
-            section.blocks.extend(self.block(block))
-        return section
-
-    def block(self, spec_: dict[str, Any]) -> list[dict[str, Any]]:
-        """The blocks one outline entry becomes (its ``facts:``, if any, at hand for its words)."""
-        self.context = facts.compute(spec_["facts"], self) if "facts" in spec_ else {}
-        try:
-            return self._block(spec_)
-        finally:
-            self.context = {}
-
-    def _block(self, spec_: dict[str, Any]) -> list[dict[str, Any]]:
-        kind, value = next(iter(spec_.items()))
-        if kind in ("p", "formula"):
-            return [{"kind": kind, "text": self.w(value)}]
-        if kind == "code":
-            return [{"kind": "code", "text": self.words[value]}]
-        if kind == "subhead":
-            return [{"kind": "subhead", "text": self.w(value)}]
-        if kind == "list":
-            return [{"kind": "list", "items": [self.w(k) for k in value]}]
-        if kind == "code_pair":
-            return [{"kind": "code_pair", "titles": [self.w(k) for k in value["titles"]],
-                     "texts": [self.words[k] for k in value["code"]], "caption": self.w(value["caption"])}]
-        if kind == "figure":
-            fx = fixture(value["fixture"])
-            block = self.figure(fx.tree, value["algorithm"], value["show"], value["caption"],
-                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality, fx.depth)
-            if value.get("step"):
-                self.add_stepper(block, fx.tree, value["algorithm"], fx.prune_on_equality, fx.depth)
-            return [block]
-        if kind == "ordering_plot":
-            return [self.ordering_plot(value)]
-        if kind == "nilsson":
-            return [self.nilsson(value)]
-        if kind == "nilsson_summary":
-            return [self.nilsson_summary(value)]
-        if kind == "features":
-            return [self.features(value)]
-        if kind == "ttt_features":
-            return [self.ttt_features(value)]
-        if kind == "steps":
-            fx = fixture(value)
-            return [self.steps(fx.tree, fx.prune_on_equality, f"steps-{value}")]
-        if kind == "notes":
-            return self.notes(fixture(value))
-        if kind == "knuth_moore":
-            return [self.knuth_moore(value)]
-        if kind == "exercise":
-            return self.exercise(value)
-        if kind == "answer":
-            return self.answer(value)
-        if kind == "glossary":
-            return [self.glossary()]
-        raise ValueError(f"unknown block kind {kind!r} in {handouts_folder() / 'outline.yaml'}")  # pragma: no cover - outline typo
-
-    # -- figures and tables ---------------------------------------------------------------------
+class _Figures:
+    """The figures and tables a section shows: trees drawn from traces (with their step-through in HTML), paper trees, step and feature tables, the ordering lab's plot."""
 
     def figure(self, tree: Tree, algorithm: str, show: str, caption: str, figure_id: str,
                rule: bool = True, depth: int | None = None) -> dict[str, Any]:
@@ -336,10 +237,6 @@ class Builder:
         return self.table([self.w("steps.n"), self.w("steps.event")], rows, self.w(caption, **params), [1, 12],
                           table_id)
 
-    def notes(self, fx: Fixture) -> list[dict[str, Any]]:
-        return [{"kind": "note", "node": node, "text": texts.get(self.lang) or texts.get("en", "")}
-                for node, texts in fx.notes.items()]
-
     def knuth_moore(self, shapes: list[list[int]]) -> dict[str, Any]:
         """Leaves evaluated under best ordering, counted on real trees, beside b^d and the formula."""
         rows = []
@@ -350,13 +247,9 @@ class Builder:
         head = [self.w(k) for k in ("km.b", "km.d", "km.all", "km.measured", "km.formula")]
         return self.table(head, rows, self.w("km.caption"), [1, 1, 2, 3, 3], "knuth-moore")
 
-    # -- paper exercises and their answers ------------------------------------------------------
 
-    def glossary(self) -> dict[str, Any]:
-        """The kit's glossary as a table: English term, the kit's Korean term, the Korean course text's term."""
-        rows = [[entry["en"], entry["ko"], entry["seed"] or "—"] for entry in glossary()]
-        head = [self.w(k) for k in ("glossary.en", "glossary.ko", "glossary.seed")]
-        return {**self.table(head, rows, self.w("glossary.caption"), [5, 3, 3], "glossary"), "glossary": True}
+class _Exercises:
+    """The paper exercises and their answers: one page each, the tree sized for a pen, the key's tree filled in."""
 
     def exercise(self, exercise: str) -> list[dict[str, Any]]:
         """An exercise on a page of its own: the task, a pen-sized blank tree, the questions, a ruled answer area."""
@@ -428,6 +321,120 @@ class Builder:
                       visited=", ".join(trace.visited), evaluated=len(trace.evaluated),
                       pruned=", ".join(pruned) if pruned else self.w("ans.none"))
 
+
+class Builder(_Figures, _Exercises):
+    """Turns outline sections into :class:`Section` objects in one language.
+
+    numbers: the figure and table numbers of a first pass over the same
+    document (``None`` in the first pass itself).
+    """
+
+    def __init__(self, lang: str, student: str = "", numbers: dict[str, dict[str, int]] | None = None) -> None:
+        self.lang = lang
+        self.student = student
+        self.words = words(lang)
+        self.figure_count = 0
+        self.table_count = 0
+        self.found: dict[str, dict[str, int]] = {"fig": {}, "table": {}}
+        known = numbers or {}
+        self.refs = {"fig": Refs("fig", known.get("fig") if numbers is not None else None),
+                     "table": Refs("table", known.get("table") if numbers is not None else None),
+                     "sec": Refs("sec", section_numbers()),
+                     "ex": Refs("ex", {ex: number(ex) for ex in outline()["exercises"]})}
+        self.context: dict[str, Any] = {}
+        self.pages = {"exercise": 0, "answer": 0}
+
+    def w(self, key: str, **params: Any) -> str:
+        """The text of ``key`` in this language, placeholders filled (Korean particles agreeing: ``{v:을}``),
+        citations resolved, and the facts of the block being built at hand. The braces of inline markup
+        (``b^{d}``, ``f_{1}``) are not placeholders."""
+        kept: list[str] = []
+
+        def keep(match) -> str:
+            kept.append(match.group())
+            return f"\0{len(kept) - 1}\0"
+
+        text = fill(MARKUP.sub(keep, self.words[key]), self.lang, {**self.refs, **self.context, **params})
+        return KEPT.sub(lambda m: kept[int(m.group(1))], text)
+
+    def caption(self, key: str, label: str, **params: Any) -> str:
+        """``Figure n.`` (numbering the next figure, cited as ``{fig[label]}``) followed by the text of ``key``."""
+        self.figure_count += 1
+        self.found["fig"][label] = self.figure_count
+        return self.w("label.figure", n=self.figure_count) + " " + self.w(key, **params)
+
+    def section(self, spec_: dict[str, Any]) -> Section:
+        section = Section(spec_["section"], self.w(f"{spec_['section']}.title"), page_break=bool(spec_.get("break")))
+        for block in spec_.get("blocks", ()):
+            section.blocks.extend(self.block(block))
+        return section
+
+    def block(self, spec_: dict[str, Any]) -> list[dict[str, Any]]:
+        """The blocks one outline entry becomes (its ``facts:``, if any, at hand for its words)."""
+        self.context = facts.compute(spec_["facts"], self) if "facts" in spec_ else {}
+        try:
+            return self._block(spec_)
+        finally:
+            self.context = {}
+
+    def _block(self, spec_: dict[str, Any]) -> list[dict[str, Any]]:
+        kind, value = next(iter(spec_.items()))
+        if kind in ("p", "formula"):
+            return [{"kind": kind, "text": self.w(value)}]
+        if kind == "code":
+            return [{"kind": "code", "text": self.words[value]}]
+        if kind == "subhead":
+            return [{"kind": "subhead", "text": self.w(value)}]
+        if kind == "list":
+            return [{"kind": "list", "items": [self.w(k) for k in value]}]
+        if kind == "code_pair":
+            return [{"kind": "code_pair", "titles": [self.w(k) for k in value["titles"]],
+                     "texts": [self.words[k] for k in value["code"]], "caption": self.w(value["caption"])}]
+        if kind == "figure":
+            fx = fixture(value["fixture"])
+            block = self.figure(fx.tree, value["algorithm"], value["show"], value["caption"],
+                                f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality, fx.depth)
+            if value.get("step"):
+                self.add_stepper(block, fx.tree, value["algorithm"], fx.prune_on_equality, fx.depth)
+            return [block]
+        if kind == "ordering_plot":
+            return [self.ordering_plot(value)]
+        if kind == "nilsson":
+            return [self.nilsson(value)]
+        if kind == "nilsson_summary":
+            return [self.nilsson_summary(value)]
+        if kind == "features":
+            return [self.features(value)]
+        if kind == "ttt_features":
+            return [self.ttt_features(value)]
+        if kind == "steps":
+            fx = fixture(value)
+            return [self.steps(fx.tree, fx.prune_on_equality, f"steps-{value}")]
+        if kind == "notes":
+            return self.notes(fixture(value))
+        if kind == "knuth_moore":
+            return [self.knuth_moore(value)]
+        if kind == "exercise":
+            return self.exercise(value)
+        if kind == "answer":
+            return self.answer(value)
+        if kind == "glossary":
+            return [self.glossary()]
+        raise ValueError(f"unknown block kind {kind!r} in {handouts_folder() / 'outline.yaml'}")  # pragma: no cover - outline typo
+
+    # -- figures and tables ---------------------------------------------------------------------
+
+    def notes(self, fx: Fixture) -> list[dict[str, Any]]:
+        return [{"kind": "note", "node": node, "text": texts.get(self.lang) or texts.get("en", "")}
+                for node, texts in fx.notes.items()]
+
+    # -- paper exercises and their answers ------------------------------------------------------
+
+    def glossary(self) -> dict[str, Any]:
+        """The kit's glossary as a table: English term, the kit's Korean term, the Korean course text's term."""
+        rows = [[entry["en"], entry["ko"], entry["seed"] or "—"] for entry in glossary()]
+        head = [self.w(k) for k in ("glossary.en", "glossary.ko", "glossary.seed")]
+        return {**self.table(head, rows, self.w("glossary.caption"), [5, 3, 3], "glossary"), "glossary": True}
 
 def two_plies(fixture_id: str) -> list[tuple[Any, str, list[str]]]:
     """The fixture game's moves at its root: (move, the position after it, the positions after each reply)."""
