@@ -25,7 +25,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .errors import UsageError
 
 MARKER = "abkit-course.toml"
 #: the folder holding the kit's packages ``abkit/`` and ``grader/`` (site-packages once installed)
@@ -229,6 +228,8 @@ def per_course(function):
 def same_course(paths: list[Path]) -> None:
     """UsageError when one of ``paths`` lies in another course folder than the one the command works on:
     its expectations would be checked with the other course's solutions."""
+    from .errors import UsageError  # here: setup.py imports this module where PyYAML (abkit.i18n's) is not installed
+
     course = current_course()
     for path in paths:
         other = find_course(Path(path).resolve().parent)

@@ -258,3 +258,12 @@ def test_plain_pytest_outside_any_course_says_so(outside):
                          cwd=outside, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode != 0 and "there is no course folder here" in run.stdout + run.stderr
     assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_the_build_step_can_import_the_course_folder_module_without_the_kits_dependencies():
+    """setup.py imports abkit.coursefolder in pip's isolated build environment, which has setuptools and nothing
+    of the kit's dependencies (PyYAML, Jinja2, typst)."""
+    code = ("import sys; sys.modules.update(yaml=None, jinja2=None, typst=None); "
+            "from abkit.coursefolder import PACKAGED_COURSE, copy_course; print('ok')")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
