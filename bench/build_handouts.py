@@ -2,7 +2,7 @@
 
 Prints the build's time beside a baseline measured in the same run: typst
 compiling a trivial one-page document with the same fonts, i.e. the fixed cost
-of the PDF back end. Run: python bench/handouts.py
+of the PDF back end. Run: python bench/build_handouts.py (named so that it does not shadow the handouts package)
 """
 
 from __future__ import annotations
