@@ -23,16 +23,12 @@ class ExerciseGrade:
     """
 
     exercise: str
-    max_score: float = 0.0
-    run: ExerciseRun | None = None
+    max_score: float
+    run: ExerciseRun
     score: float = 0.0
     tests: list[TestGrade] = field(default_factory=list)
     categories: dict[str, list[int]] = field(default_factory=dict)
     mistakes: list[str] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        if self.run is None:
-            self.run = ExerciseRun(self.exercise)
 
     # what the student's process did, as the reports read it
     status = property(lambda self: self.run.status, doc="ok | missing | crashed | timeout")
