@@ -14,10 +14,9 @@ from dataclasses import dataclass, field, replace
 
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
+from abkit.textree import cut_holds, fmt, key
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
-
-from abkit.textree import cut_holds, fmt, key
 
 #: at the same time, the order events happen in: a call is entered (window), evaluates (evaluated), returns,
 #: then the next node is generated (missed_cut, extra_cut, order, duplicate); the root's value and action last

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from abkit.compare import Finding
 from abkit.game import error_line
 from abkit.i18n import Message, t
-from abkit.trace import Trace
-from abkit.tree import Tree
-
-from abkit.compare import Finding
 from abkit.textree import UNICODE, Glyphs, fmt, render_tree
+from abkit.trace import Trace
 from abkit.tracebacks import student_traceback  # noqa: F401 - part of this module's interface
+from abkit.tree import Tree
 
 #: what happened to one test
 STATUSES = ("passed", "failed", "not_started", "missing", "error", "timeout", "crashed")

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import yaml
 
+from abkit.errors import UsageError
 from abkit.i18n import LANGS, Message, os_problem
 from abkit.yamlsafe import parser_problem
-
-from abkit.errors import UsageError
 
 RULES = {"aima": True, "cs188": False}
 ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")

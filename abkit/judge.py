@@ -11,10 +11,9 @@ are recorded depends on how the code is written, which the contract leaves open.
 
 from __future__ import annotations
 
+from abkit.compare import Finding, same_number
 from abkit.i18n import Message
 from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, CountedTrace, Trace, error_name
-
-from abkit.compare import Finding, same_number
 
 #: the categories a kind of test is judged in: a search on a tree, on a board game, a direct call
 SEARCH_CATEGORIES = ("values", "pruning", "nodes")

@@ -6,10 +6,9 @@ from types import ModuleType
 
 from abkit.coursefolder import current_course, per_course
 from abkit.game import Game, State
+from abkit.info import SOLUTION_FILES as FILES  # algorithm -> the solution file that implements it
 from abkit.loading import load_module
 from abkit.trace import Trace, traced_search
-
-from abkit.info import SOLUTION_FILES as FILES  # algorithm -> the solution file that implements it
 
 
 @per_course

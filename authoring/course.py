@@ -8,9 +8,8 @@ from pathlib import Path
 
 from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course, default_course,
                                 marker_text)
-from abkit.i18n import os_problem
-
 from abkit.errors import UsageError
+from abkit.i18n import os_problem
 
 README = Path(__file__).with_name("course_readme.md")
 

@@ -9,15 +9,13 @@ from pathlib import Path
 
 import yaml
 
+from abkit.errors import UsageError
 from abkit.fixture import FixtureError, load_fixture
-
 from abkit.game import MAX
 from abkit.i18n import t
 from abkit.randomtree import random_tree
-from abkit.tree import Tree, TreeGame, to_nested
-
-from abkit.errors import UsageError
 from abkit.reference import reference_trace
+from abkit.tree import Tree, TreeGame, to_nested
 
 
 def fixture_document(tree: Tree, fixture_id: str, title: dict[str, str], source: str,

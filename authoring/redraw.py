@@ -30,13 +30,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from abkit.coursefolder import current_course
+from abkit.errors import UsageError
 from abkit.fixture import Fixture, FixtureError, fixture_paths, load_fixture
 from abkit.game import CHANCE, MAX
 from abkit.i18n import LANGS, t
 from abkit.randomtree import random_tree
 from abkit.tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
 
-from abkit.errors import UsageError
 from authoring.fixturegen import dump, fixture_document
 from authoring.verify import reference_fields
 

@@ -17,13 +17,13 @@ import re
 import shutil
 from pathlib import Path
 
-from abkit.i18n import LANGS, t
 from abkit import __version__
 from abkit.coursefolder import KIT_CODE, MARKER, course_id, current_course, marker_text
+from abkit.errors import UsageError
+from abkit.i18n import LANGS, t
+from abkit.info import load_info
 
 from studentloop.check import hidden_count
-from abkit.errors import UsageError
-from abkit.info import load_info
 
 #: the kit's packages the student edition ships whole (their Python files, data and assets)
 PACKAGES = ("abkit", "studentloop", "stepthrough")

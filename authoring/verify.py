@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from abkit.fixture import Fixture
-
 from abkit.reference import reference, reference_trace
 
 

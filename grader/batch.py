@@ -41,9 +41,9 @@ from abkit.i18n import t
 
 from grader.grades import StudentGrade
 from grader.grading import Grader
-from grader.running import weaker
 from grader.reports import number, read_results, results_json, write_class, write_student
 from grader.rubric import Rubric, default_rubric
+from grader.running import weakest
 from grader.safetext import terminal
 from grader.sandbox import LIVE, ForkServer, Limits
 from grader.submissions import Submission, SubmissionsError, find_submissions
@@ -101,8 +101,7 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
         """One student graded and saved: their row, how their process was confined (the weakest one is kept)."""
         rows[row["extra_data"]["student"]] = row
         result.graded.append(row["extra_data"]["student"])
-        if confinement is not None and (result.defences is None or weaker(confinement, result.defences)):
-            result.defences = confinement
+        result.defences = weakest(result.defences, confinement)
         if progress is not None:
             progress(len(result.graded), len(todo), Outcome.of(row))
 

@@ -28,7 +28,7 @@ from grader.handin import check_handin, handin_notes
 from grader.judgement import Judge
 from grader.mistakes import MistakeNamer
 from grader.rubric import EXERCISES, Rubric
-from grader.running import ExerciseRun, Runner, weaker
+from grader.running import ExerciseRun, Runner, weakest
 from grader.sandbox import Interrupted, Limits
 from grader.submissions import Submission, fingerprint, pick_files, unpack
 from grader.testplan import Test, TestPlan, student_seed
@@ -134,8 +134,8 @@ class Grader:
         runner = Runner(self.limits, self.lang, self.server)
         try:
             return runner.run(tests, chosen, workspace)
-        finally:
-            self._note_defences(runner.defences)
+        finally:  # what the student's processes achieved confining themselves: the weakest of the batch is kept
+            self.defences = weakest(self.defences, runner.defences)
 
     def _score(self, run: ExerciseRun, workspace: Path) -> ExerciseGrade:
         """One exercise's run judged and scored, its mistakes named when it falls short."""
@@ -147,8 +147,3 @@ class Grader:
         if grade.status == "ok" and grade.score < grade.max_score:
             grade.mistakes = self.namer.name(grade.exercise, grade.tests)
         return grade
-
-    def _note_defences(self, defences: dict | None) -> None:
-        """Keep what the students' processes reported about their confinement (the weakest one wins)."""
-        if defences is not None and (self.defences is None or weaker(defences, self.defences)):
-            self.defences = defences

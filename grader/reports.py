@@ -23,17 +23,17 @@ from collections import Counter
 from pathlib import Path
 from xml.sax.saxutils import escape
 
-from abkit.i18n import t
-
 from abkit.feedback import render_result
+from abkit.i18n import t
+from abkit.textree import UNICODE
+
 from grader.grades import ExerciseGrade, StudentGrade
-from grader.judgement import TestGrade
-from grader.running import AHEAD
 from grader.handin import handin_cell, handin_summary
+from grader.judgement import TestGrade
 from grader.mistakes import BY_ID
 from grader.rubric import Rubric
+from grader.running import AHEAD
 from grader.safetext import csv_cell, markdown, terminal
-from abkit.textree import UNICODE
 
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn

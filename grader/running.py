@@ -73,7 +73,7 @@ class Runner:
                     sandbox.start()
                     deadline = sandbox.deadline
                 ended = not self.run_exercise(sandbox, run, workspace / path, workspace)
-                self._note_defences(sandbox.defences)
+                self.defences = weakest(self.defences, sandbox.defences)
                 if ended:
                     sandbox.close()
                     sandbox = None
@@ -152,11 +152,6 @@ class Runner:
         except _StudentFailed as failure:
             return failure.reply
 
-    def _note_defences(self, defences: dict | None) -> None:
-        """Keep what the student's processes reported about their confinement (the weakest one wins)."""
-        if defences is not None and (self.defences is None or weaker(defences, self.defences)):
-            self.defences = defences
-
 
 class _StudentFailed(Exception):
     """The student's process answered a move with an error; ``reply`` says which."""
@@ -164,6 +159,11 @@ class _StudentFailed(Exception):
     def __init__(self, reply: dict) -> None:
         super().__init__(reply.get("error"))
         self.reply = reply
+
+
+def weakest(kept: dict | None, new: dict | None) -> dict | None:
+    """Of two confinement reports (either None: none yet), the one to keep: the weaker."""
+    return new if new is not None and (kept is None or weaker(new, kept)) else kept
 
 
 def weaker(a: dict, b: dict) -> bool:

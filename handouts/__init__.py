@@ -5,8 +5,10 @@ self-contained HTML page of each document; with ``students`` it adds each
 student's own exercise sheet and an answer key per variant. The words live in
 ``handouts/messages/``, the structure in ``handouts/outline.yaml``, the
 templates in ``handouts/templates/``. Dependencies: this package reads the core
-(``abkit``) and the reference searches (``abkit.reference``), never the
-student-code runner; the CLI (``grader/commands/handouts.py``) calls it.
+(``abkit``, the reference searches ``abkit.reference`` among it) and the shared
+``stepthrough`` (the SVG tree, the step-through pages), never the student-code
+runner; the CLI (``grader/commands/handouts.py``) calls it. README.md here lists
+the builder's stages in order.
 """
 
 from __future__ import annotations
@@ -17,9 +19,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from abkit.errors import UsageError
 from abkit.i18n import os_problem
 
-from abkit.errors import UsageError
 from handouts.content import build_document
 from handouts.fonts import HangulFont, find_hangul_font, font_folder
 from handouts.render import compile_pdf, render_html, render_typst

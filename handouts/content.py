@@ -19,27 +19,27 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from abkit.errors import UsageError
 from abkit.fixture import Fixture
 from abkit.game import CHANCE, MAX
 from abkit.i18n import fill, glossary
 from abkit.randomtree import order, random_tree
+from abkit.textree import fmt
 from abkit.tictactoe import nilsson_eval
 from abkit.trace import Trace
 from abkit.tree import Tree, backed_up_values
 
-from abkit.errors import UsageError
-from handouts.ordering_lab import knuth_moore as km_leaves
-from handouts.ordering_lab import measure, plot_svg
-from handouts.papertree import paper_svg
-from stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
-from abkit.textree import fmt
-from stepthrough.typeset import typeset
 from handouts import facts
 from handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
                         seed_for, spec, square_of)
+from handouts.ordering_lab import knuth_moore as km_leaves
+from handouts.ordering_lab import measure, plot_svg
+from handouts.papertree import paper_svg
 from handouts.trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
                     open_lines, outline, square_kind, step_events, style_for, trace_of)
 from handouts.words import handouts_folder, words
+from stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
+from stepthrough.typeset import typeset
 
 SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK, "values": VALUES}
 EDITIONS = ("handout", "answer_key", "student_sheet", "variant_key")

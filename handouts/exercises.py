@@ -20,12 +20,12 @@ import hashlib
 from typing import Any
 
 from abkit.coursefolder import per_course
+from abkit.errors import UsageError
 from abkit.game import MAX
 from abkit.randomtree import random_tree
 from abkit.tictactoe import nilsson_eval
 from abkit.tree import Tree, backed_up_values, child_name
 
-from abkit.errors import UsageError
 from handouts.trees import cut_fires, fixture, outline, step_events, trace_of
 
 KINDS = ("alphabeta", "minimax", "horizon", "expectimax", "board")

@@ -14,14 +14,14 @@ from typing import Any, Callable
 
 from abkit.coursefolder import current_course
 from abkit.game import MAX
+from abkit.info import load_info
+from abkit.textree import fmt
 from abkit.tictactoe import LINES, TicTacToe, nilsson_eval, winner
 from abkit.tree import backed_up_values
 
-from abkit.info import load_info
 from handouts.ordering_lab import knuth_moore
-from stepthrough.svgtree import short
-from abkit.textree import fmt
 from handouts.trees import final_iteration, fixture, game_trace, open_lines, square_kind, step_events, trace_of
+from stepthrough.svgtree import short
 
 FACTS: dict[str, Callable[[Any], dict[str, Any]]] = {}
 

@@ -14,9 +14,8 @@ from xml.sax.saxutils import escape
 
 from abkit.i18n import t
 from abkit.randomtree import random_tree
-from abkit.tree import TreeGame
-
 from abkit.reference import reference_trace
+from abkit.tree import TreeGame
 
 SPAN = 10 ** 6  # leaf values are drawn from -SPAN..SPAN, all different
 

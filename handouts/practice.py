@@ -14,15 +14,15 @@ import hashlib
 from html import escape
 from typing import Any
 
+from abkit.errors import UsageError
 from abkit.game import MAX
 from abkit.i18n import t
 from abkit.randomtree import random_tree
+from abkit.reference import reference_trace
+from abkit.textree import fmt
 from abkit.trace import Trace
 from abkit.tree import Tree, TreeGame
 
-from abkit.errors import UsageError
-from abkit.reference import reference_trace
-from abkit.textree import fmt
 from stepthrough.page import document, script_json, tree_svg, widget
 from stepthrough.steps import Step, final_bounds, steps_of
 

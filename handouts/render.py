@@ -14,8 +14,8 @@ from pathlib import Path
 import jinja2
 
 from abkit.coursefolder import per_course
-
 from abkit.errors import UsageError
+
 from handouts.content import Document
 from handouts.fonts import LATIN_CODE, LATIN_TEXT, HangulFont
 from handouts.words import handouts_folder

@@ -15,14 +15,14 @@ import yaml
 from abkit.coursefolder import current_course, per_course
 from abkit.fixture import Fixture, load_fixture
 from abkit.game import MAX
+from abkit.reference import reference_trace
+from abkit.textree import fmt
 from abkit.tictactoe import LINES
 from abkit.trace import Call, Trace
 from abkit.tree import Tree, TreeGame
 
-from abkit.reference import reference_trace
-from stepthrough.svgtree import COMPACT, STYLE, layout
-from abkit.textree import fmt
 from handouts.words import handouts_folder
+from stepthrough.svgtree import COMPACT, STYLE, layout
 
 #: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
 MAX_FIGURE_PT = 440

@@ -22,10 +22,9 @@ from pathlib import Path
 import yaml
 
 from abkit.coursefolder import current_course
+from abkit.errors import UsageError
 from abkit.i18n import Message
 from abkit.yamlsafe import parser_problem
-
-from abkit.errors import UsageError
 
 HASH_LENGTH = 12
 

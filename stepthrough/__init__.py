@@ -1,3 +1,2 @@
-"""Watch the search happen: step-through pages of a trace, of a student's search beside the expected one,
-and a pruning practice page (:mod:`.steps` computes the steps, :mod:`.page` writes the pages,
-:mod:`.practice` makes the practice trees)."""
+"""Watch the search happen, shared by the three paths: the SVG tree (:mod:`.svgtree`, :mod:`.typeset`), a trace's
+steps (:mod:`.steps`) and the self-contained step-through pages (:mod:`.page`). Imports only the core."""

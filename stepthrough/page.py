@@ -17,14 +17,14 @@ from pathlib import Path
 from typing import Any
 
 from abkit import __version__
+from abkit.errors import UsageError
 from abkit.i18n import t
+from abkit.textree import fmt, key
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from abkit.errors import UsageError
-from stepthrough.svgtree import COMPACT, SLOTS, STYLE, layout, natural_width, render_svg
-from abkit.textree import fmt, key
 from stepthrough.steps import Step, aligned, divergence, reading, steps_of
+from stepthrough.svgtree import COMPACT, SLOTS, STYLE, layout, natural_width, render_svg
 
 ASSETS = Path(__file__).with_name("assets")
 #: a figure wider than this (SVG units) is drawn at its natural size in a box that scrolls, not shrunk

@@ -26,14 +26,14 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from abkit.compare import Finding
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
+from abkit.textree import cut_holds, fmt, key
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
-from abkit.compare import Finding
 from stepthrough.svgtree import short
-from abkit.textree import cut_holds, fmt, key
 
 #: the kinds of step, in the words of the page's legend
 KINDS = ("start", "iteration", "enter", "leaf", "eval", "back", "cut", "return", "gen", "evaluated", "stray", "done")

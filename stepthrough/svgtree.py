@@ -27,10 +27,10 @@ from fractions import Fraction
 from html import escape
 
 from abkit.game import CHANCE, MAX
+from abkit.textree import fmt
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from abkit.textree import fmt
 from stepthrough.typeset import typeset
 
 

@@ -32,20 +32,20 @@ from pathlib import Path
 from types import ModuleType
 from typing import Iterator
 
+from abkit.compare import Finding, compare, compare_counts, compare_order
+from abkit.coursefolder import current_course
 from abkit.expected import expected_counts, expected_trace
+from abkit.feedback import TestResult, student_traceback
 from abkit.fixture import Fixture, fixture_paths, load_fixture
 from abkit.game import MAX, Budgeted, SearchTooLong
 from abkit.i18n import Message, default_lang, t
-from abkit.coursefolder import current_course
+from abkit.info import Course, Exercise
+from abkit.judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
 from abkit.loading import load_module
+from abkit.textree import fmt
 from abkit.trace import Call, Trace, traced_call, traced_search
 
 from studentloop import limits
-from abkit.compare import Finding, compare, compare_counts, compare_order
-from abkit.feedback import TestResult, student_traceback
-from abkit.info import Course, Exercise
-from abkit.judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
-from abkit.textree import fmt
 
 ENTRIES = {"minimax": "minimax_decision", "alphabeta": "alpha_beta_search"}
 #: the most states one move of a played game may generate (alpha-beta: 18,297 from the empty board)

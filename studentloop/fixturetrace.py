@@ -18,12 +18,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from abkit.coursefolder import current_course
+from abkit.errors import UsageError
 from abkit.expected import expected_counts, expected_trace
 from abkit.fixture import Fixture
-from abkit.trace import CountedTrace, Trace
-
-from abkit.errors import UsageError
 from abkit.info import SOLUTION_FILES as FILES
+from abkit.trace import CountedTrace, Trace
 
 
 def has_reference(algorithm: str) -> bool:

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from abkit.coursefolder import current_course
-
 from abkit.errors import UsageError
 from abkit.info import Course, load_info
 from abkit.manifest import MANIFEST, manifest

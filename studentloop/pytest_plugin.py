@@ -19,12 +19,12 @@ import sys
 import pytest
 
 from abkit.coursefolder import NoCourse, current_course
+from abkit.feedback import TestResult, render_result
 from abkit.i18n import default_lang, t
+from abkit.textree import glyphs_for
 
 from studentloop.check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
-from abkit.feedback import TestResult, render_result
 from studentloop.report import find_course
-from abkit.textree import glyphs_for
 
 
 class CheckFailed(Exception):

@@ -18,15 +18,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from abkit.i18n import t
 from abkit.coursefolder import current_course
-
-from studentloop.check import course_fixtures, exercise_results, hidden_count, test_cases
 from abkit.errors import UsageError
 from abkit.feedback import TestResult, render_result
+from abkit.i18n import t
 from abkit.info import Course, Exercise, load_info
-from studentloop.limits import MemoryGuard
 from abkit.textree import UNICODE, Glyphs
+
+from studentloop.check import course_fixtures, exercise_results, hidden_count, test_cases
+from studentloop.limits import MemoryGuard
 
 #: statuses every test of an exercise gets alike when the file itself is the problem
 COLLAPSIBLE = ("not_started", "missing", "crashed")

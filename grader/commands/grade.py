@@ -9,9 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
-from abkit.i18n import t
-
 from abkit.errors import UsageError
+from abkit.i18n import t
 
 #: the sandbox waits on pipes with select() and ends process groups: POSIX systems only (not Windows itself)
 GRADES_HERE = os.name != "nt"

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from abkit.i18n import t
-
 from abkit.errors import UsageError
+from abkit.i18n import t
 
 # The builder (jinja2, typst) is imported when a handouts command runs, not when abkit starts.
 

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from abkit.i18n import t
-
 from abkit.errors import UsageError
+from abkit.i18n import t
 
 
 def register(sub, lang: str, add_lang) -> None:

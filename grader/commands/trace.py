@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 import sys
 
+from abkit.errors import UsageError
 from abkit.fixture import load_fixture
 from abkit.i18n import t
-
-from abkit.errors import UsageError
 from abkit.textree import glyphs_for, render_summary, render_tree
 
 

@@ -1,4 +1,4 @@
-/* abkit step-through: shows steps computed by grader/stepthrough/steps.py; it computes nothing about the search.
+/* abkit step-through: shows steps computed by stepthrough/steps.py; it computes nothing about the search.
    Each step lists what the drawing shows differently from the step before (changes [node, field, text]);
    going to step k replays the changes since the last reset and repaints only the nodes that changed. */
 (function () {
