@@ -6,7 +6,7 @@ the student edition), ``fixtures/public``, ``fixtures/hidden`` (optional), the
 rubric (``rubric.yaml``; ``grader/rubric.yaml`` in older folders such as the
 kit's own repository) and ``handouts/`` (outline, templates, words).
 
-The kit's own code (``abkit/``, ``grader/``) is found beside this module
+The kit's own code (``abkit/``, ``studentloop/``, ``grader/``, ``handouts/``, ...) is found beside this module
 (:data:`KIT_CODE`), never in the course: a course can live anywhere.
 
 One course per process: :func:`use_course` (``--course DIR``) fixes it, else
@@ -186,6 +186,9 @@ def chosen_course(root: Path | str | None, needed: bool = True):
 
 #: what a course folder holds besides its marker and rubric (copied by ``abkit init`` and into the wheel)
 COURSE_PARTS = ("exercises", "solutions", "fixtures", "handouts", "examples")
+#: parts whose folder in the kit's repository also holds the kit's code (the ``handouts`` package beside its outline,
+#: words and templates): a course gets their data only
+CODE_BESIDE = ("handouts",)
 
 
 def copy_course(source: Path, target: Path) -> list[Path]:
@@ -193,10 +196,12 @@ def copy_course(source: Path, target: Path) -> list[Path]:
     ``rubric.yaml`` and a marker of this kit's version; returns the files written. No caches are copied."""
     source, target = Path(source), Path(target)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
+    data_only = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.py")
     target.mkdir(parents=True, exist_ok=True)
     for part in COURSE_PARTS:
         if (source / part).is_dir():
-            shutil.copytree(source / part, target / part, ignore=ignore, dirs_exist_ok=True)
+            shutil.copytree(source / part, target / part, ignore=data_only if part in CODE_BESIDE else ignore,
+                            dirs_exist_ok=True)
     shutil.copyfile(CourseFolder(source).rubric, target / "rubric.yaml")
     (target / MARKER).write_text(marker_text(), encoding="utf-8")
     return sorted(p for p in target.rglob("*") if p.is_file())
@@ -218,3 +223,15 @@ def per_course(function):
 
     wrapper.cache_clear = cached.cache_clear
     return wrapper
+
+
+def same_course(paths: list[Path]) -> None:
+    """UsageError when one of ``paths`` lies in another course folder than the one the command works on:
+    its expectations would be checked with the other course's solutions."""
+    from .errors import UsageError  # here: setup.py imports this module where PyYAML (abkit.i18n's) is not installed
+
+    course = current_course()
+    for path in paths:
+        other = find_course(Path(path).resolve().parent)
+        if other is not None and other != course:
+            raise UsageError("course.other", path=str(path), other=str(other.root), course=str(course.root))

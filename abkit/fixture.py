@@ -145,62 +145,8 @@ def fixture_paths(paths: list[str | Path]) -> list[Path]:
     return found
 
 
-class _Reader:
-    """Turns a composed YAML document into a :class:`Fixture`, checking as it goes."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.children: dict[str, tuple[str, ...]] = {}
-        self.utilities: dict[str, float] = {}
-        self.where: dict[str, int] = {}  # node name -> line
-
-    def fail(self, node_or_line: Node | int, key: str, /, **params: Any) -> FixtureError:
-        line = node_or_line if isinstance(node_or_line, int) else line_of(node_or_line)
-        return FixtureError(self.path, line, Message(key, **params))
-
-    def read(self, doc: Node | None) -> Fixture:
-        if doc is None:
-            raise self.fail(1, "fixture.empty")
-        if not isinstance(doc, MappingNode):
-            raise self.fail(doc, "fixture.not_mapping")
-        fields: dict[str, Node] = {}
-        for key, value in doc.value:
-            name = scalar(key)
-            if name not in KEYS:
-                raise self.fail(key, "fixture.unknown_key", key=name, known=", ".join(KEYS))
-            fields[name] = value
-        game = self.text(fields["game"]) if "game" in fields else "tree"
-        if game not in GAMES:
-            raise self.fail(fields["game"], "fixture.bad_game", found=game, known=", ".join(GAMES))
-        fixture_id = self.text(fields["id"]) if "id" in fields else self.path.stem
-        path = self.path if str(self.path) != "<fixture>" else None
-        if game == "tree":
-            fixture = Fixture(path, fixture_id, self.tree_part(doc, fields))
-        else:
-            fixture = Fixture(path, fixture_id, None, game_name=game, position=self.position(doc, fields))
-            if "symmetry" in fields:
-                fixture.symmetry = self.flag(fields["symmetry"])
-        fixture.title = self.texts(fields["title"]) if "title" in fields else {}
-        fixture.source = self.text(fields["source"]) if "source" in fields else ""
-        fixture.description = self.texts(fields["description"]) if "description" in fields else {}
-        if "prune_on_equality" in fields:
-            fixture.prune_on_equality = self.flag(fields["prune_on_equality"])
-        if "depth" in fields:
-            fixture.depth = self.count(fields["depth"], minimum=1)
-        if "notes" in fields:
-            fixture.notes = self.notes(fields["notes"])
-        if "tags" in fields:
-            fixture.tags = self.tags(fields["tags"])
-        if "expected" in fields:
-            fixture.expected, fixture.lines = self.expected(fields["expected"], fixture)
-        if "weights" in fields or "features" in fields:
-            fixture.weights, fixture.features = self.weighted(fields, fixture.tree)
-        if fixture.tree is not None and fixture.depth is not None:
-            # iterative deepening stops at every depth up to the last; one cut-off search only there
-            depths = range(1, fixture.depth + 1) if "ordering" in fixture.expected else [fixture.depth]
-            for depth in depths:
-                self.check_frontier(fields["depth"], fixture.tree, depth)
-        return fixture
+class _TreeReader:
+    """Reads a fixture's game: its tree (names, levels, leaves), chance probabilities, heuristic values and weights."""
 
     def tree_part(self, doc: Node, fields: dict[str, Node]) -> Tree:
         """The tree of a ``game: tree`` fixture, with its levels, heuristics and probabilities."""
@@ -234,8 +180,6 @@ class _Reader:
             raise self.fail(fields["position"], "fixture.bad_position", reason=getattr(error, "message", str(error))) \
                 from None
 
-    # -- header fields -------------------------------------------------------
-
     def root_player(self, node: Node | None) -> str:
         if node is None:
             return MAX
@@ -256,12 +200,6 @@ class _Reader:
         if levels[0] == CHANCE or (root is not None and levels[0] != root):
             raise self.fail(node, "fixture.levels_root")
         return tuple(levels)
-
-    def count(self, node: Node, minimum: int = 0) -> int:
-        value = scalar(node) if isinstance(node, ScalarNode) else None
-        if type(value) is not int or value < minimum:
-            raise self.fail(node, "fixture.not_count", found=describe(node))
-        return value
 
     def probabilities(self, node: Node | None, tree: Tree, chance: list[str], doc: Node) -> dict[str, float]:
         """Child -> probability under CHANCE nodes: as given (summing to 1 per node), else uniform."""
@@ -311,39 +249,6 @@ class _Reader:
         missing = [n for n, d in tree.depths().items() if d == depth and n in tree.children and n not in tree.heuristics]
         if missing:
             raise self.fail(node, "fixture.no_heuristic", depth=depth, names=", ".join(missing))
-
-    def text(self, node: Node) -> str:
-        if isinstance(node, ScalarNode) and node.tag == STR:
-            return node.value
-        raise self.fail(node, "fixture.not_text", found=describe(node))
-
-    def texts(self, node: Node) -> dict[str, str]:
-        """A text, or a mapping of language -> text; a bare text serves every language."""
-        if isinstance(node, ScalarNode):
-            text = self.text(node)
-            return {"en": text, "ko": text}
-        if not isinstance(node, MappingNode):
-            raise self.fail(node, "fixture.not_text", found=describe(node))
-        texts = {}
-        for key, value in node.value:
-            lang = scalar(key)
-            if lang not in ("en", "ko"):
-                raise self.fail(key, "fixture.bad_lang", found=lang)
-            texts[lang] = self.text(value)
-        return texts
-
-    def flag(self, node: Node) -> bool:
-        value = scalar(node) if isinstance(node, ScalarNode) else None
-        if isinstance(value, bool):
-            return value
-        raise self.fail(node, "fixture.not_bool", found=describe(node))
-
-    def tags(self, node: Node) -> list[str]:
-        if not isinstance(node, SequenceNode):
-            raise self.fail(node, "fixture.not_list", found=describe(node))
-        return [self.text(item) for item in node.value]
-
-    # -- the tree ------------------------------------------------------------
 
     def name(self, key: Node) -> str:
         """A node name from a mapping key: a non-empty string YAML did not read as something else."""
@@ -399,8 +304,6 @@ class _Reader:
             raise self.fail(node, "fixture.no_children", name=parent)
         return kids
 
-    # -- per-node data -------------------------------------------------------
-
     def node_key(self, key: Node) -> str:
         name = scalar(key)
         if not isinstance(name, str) or name not in self.where:
@@ -443,10 +346,9 @@ class _Reader:
                 raise self.fail(key, "fixture.features_disagree", node=node, total=round(total, 9), given=given)
         return weights, features
 
-    def notes(self, node: Node) -> dict[str, dict[str, str]]:
-        if not isinstance(node, MappingNode):
-            raise self.fail(node, "fixture.not_mapping_field", field="notes")
-        return {self.node_key(k): self.texts(v) for k, v in node.value}
+
+class _ExpectedReader:
+    """Reads a fixture's ``expected:`` block: per algorithm its fields, windows and orders, checked against the tree."""
 
     def expected(self, node: Node, fixture: Fixture) -> tuple[dict, dict[str, int]]:
         tree = fixture.tree
@@ -536,3 +438,109 @@ class _Reader:
                 raise self.fail(item, "fixture.unknown_node", name=str(name))
             names.append(name)
         return names
+
+
+class _Reader(_TreeReader, _ExpectedReader):
+    """Turns a composed YAML document into a :class:`Fixture`, checking as it goes."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.children: dict[str, tuple[str, ...]] = {}
+        self.utilities: dict[str, float] = {}
+        self.where: dict[str, int] = {}  # node name -> line
+
+    def fail(self, node_or_line: Node | int, key: str, /, **params: Any) -> FixtureError:
+        line = node_or_line if isinstance(node_or_line, int) else line_of(node_or_line)
+        return FixtureError(self.path, line, Message(key, **params))
+
+    def read(self, doc: Node | None) -> Fixture:
+        if doc is None:
+            raise self.fail(1, "fixture.empty")
+        if not isinstance(doc, MappingNode):
+            raise self.fail(doc, "fixture.not_mapping")
+        fields: dict[str, Node] = {}
+        for key, value in doc.value:
+            name = scalar(key)
+            if name not in KEYS:
+                raise self.fail(key, "fixture.unknown_key", key=name, known=", ".join(KEYS))
+            fields[name] = value
+        game = self.text(fields["game"]) if "game" in fields else "tree"
+        if game not in GAMES:
+            raise self.fail(fields["game"], "fixture.bad_game", found=game, known=", ".join(GAMES))
+        fixture_id = self.text(fields["id"]) if "id" in fields else self.path.stem
+        path = self.path if str(self.path) != "<fixture>" else None
+        if game == "tree":
+            fixture = Fixture(path, fixture_id, self.tree_part(doc, fields))
+        else:
+            fixture = Fixture(path, fixture_id, None, game_name=game, position=self.position(doc, fields))
+            if "symmetry" in fields:
+                fixture.symmetry = self.flag(fields["symmetry"])
+        fixture.title = self.texts(fields["title"]) if "title" in fields else {}
+        fixture.source = self.text(fields["source"]) if "source" in fields else ""
+        fixture.description = self.texts(fields["description"]) if "description" in fields else {}
+        if "prune_on_equality" in fields:
+            fixture.prune_on_equality = self.flag(fields["prune_on_equality"])
+        if "depth" in fields:
+            fixture.depth = self.count(fields["depth"], minimum=1)
+        if "notes" in fields:
+            fixture.notes = self.notes(fields["notes"])
+        if "tags" in fields:
+            fixture.tags = self.tags(fields["tags"])
+        if "expected" in fields:
+            fixture.expected, fixture.lines = self.expected(fields["expected"], fixture)
+        if "weights" in fields or "features" in fields:
+            fixture.weights, fixture.features = self.weighted(fields, fixture.tree)
+        if fixture.tree is not None and fixture.depth is not None:
+            # iterative deepening stops at every depth up to the last; one cut-off search only there
+            depths = range(1, fixture.depth + 1) if "ordering" in fixture.expected else [fixture.depth]
+            for depth in depths:
+                self.check_frontier(fields["depth"], fixture.tree, depth)
+        return fixture
+
+    # -- header fields -------------------------------------------------------
+
+    def count(self, node: Node, minimum: int = 0) -> int:
+        value = scalar(node) if isinstance(node, ScalarNode) else None
+        if type(value) is not int or value < minimum:
+            raise self.fail(node, "fixture.not_count", found=describe(node))
+        return value
+
+    def text(self, node: Node) -> str:
+        if isinstance(node, ScalarNode) and node.tag == STR:
+            return node.value
+        raise self.fail(node, "fixture.not_text", found=describe(node))
+
+    def texts(self, node: Node) -> dict[str, str]:
+        """A text, or a mapping of language -> text; a bare text serves every language."""
+        if isinstance(node, ScalarNode):
+            text = self.text(node)
+            return {"en": text, "ko": text}
+        if not isinstance(node, MappingNode):
+            raise self.fail(node, "fixture.not_text", found=describe(node))
+        texts = {}
+        for key, value in node.value:
+            lang = scalar(key)
+            if lang not in ("en", "ko"):
+                raise self.fail(key, "fixture.bad_lang", found=lang)
+            texts[lang] = self.text(value)
+        return texts
+
+    def flag(self, node: Node) -> bool:
+        value = scalar(node) if isinstance(node, ScalarNode) else None
+        if isinstance(value, bool):
+            return value
+        raise self.fail(node, "fixture.not_bool", found=describe(node))
+
+    def tags(self, node: Node) -> list[str]:
+        if not isinstance(node, SequenceNode):
+            raise self.fail(node, "fixture.not_list", found=describe(node))
+        return [self.text(item) for item in node.value]
+
+    # -- the tree ------------------------------------------------------------
+
+    # -- per-node data -------------------------------------------------------
+
+    def notes(self, node: Node) -> dict[str, dict[str, str]]:
+        if not isinstance(node, MappingNode):
+            raise self.fail(node, "fixture.not_mapping_field", field="notes")
+        return {self.node_key(k): self.texts(v) for k, v in node.value}

@@ -21,8 +21,8 @@ import time
 from pathlib import Path
 
 from abkit.loading import EXERCISES, SOLUTIONS
-from grader.info import load_info
-from grader.release import build_student_edition
+from abkit.info import load_info
+from authoring.release import build_student_edition
 
 REPEAT = 9
 NAMES = tuple(e.file for e in load_info(EXERCISES / "info.yaml").exercises)

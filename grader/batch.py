@@ -39,12 +39,14 @@ from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from abkit.i18n import t
 
-from .grading import Grader, StudentGrade, weaker
-from .reports import number, read_results, results_json, write_class, write_student
-from .rubric import Rubric, default_rubric
-from .safetext import terminal
-from .sandbox import LIVE, ForkServer, Limits
-from .submissions import Submission, SubmissionsError, find_submissions
+from grader.grades import StudentGrade
+from grader.grading import Grader
+from grader.reports import number, read_results, results_json, write_class, write_student
+from grader.rubric import Rubric, default_rubric
+from grader.running import weakest
+from grader.safetext import terminal
+from grader.sandbox import LIVE, ForkServer, Limits
+from grader.submissions import Submission, SubmissionsError, find_submissions
 
 
 @dataclass
@@ -71,13 +73,7 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
     happens while grading one student costs that student only: every student gets a row and the class files are
     always written; those on whom the grader itself failed are :attr:`BatchResult.failed`.
     """
-    entries = find_submissions(submissions)
-    unique, duplicates = {}, []
-    for entry in entries:
-        if entry.student in unique:
-            duplicates.append(entry.path.name)
-        else:
-            unique[entry.student] = entry
+    unique, duplicates = _unique(find_submissions(submissions))
     chosen = None if student is None else {student} if isinstance(student, str) else set(student)
     for name in sorted(chosen or ()):
         if name not in unique:
@@ -105,8 +101,7 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
         """One student graded and saved: their row, how their process was confined (the weakest one is kept)."""
         rows[row["extra_data"]["student"]] = row
         result.graded.append(row["extra_data"]["student"])
-        if confinement is not None and (result.defences is None or weaker(confinement, result.defences)):
-            result.defences = confinement
+        result.defences = weakest(result.defences, confinement)
         if progress is not None:
             progress(len(result.graded), len(todo), Outcome.of(row))
 
@@ -123,6 +118,18 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
     write_class(result.out, result.rows, rubric, lang, result.regrade)
     result.graded.sort()
     return result
+
+
+def _unique(entries: list[Submission]) -> tuple[dict[str, Submission], list[str]]:
+    """The first entry of each student id, and the names of the entries after it (``alice`` beside ``alice.zip``)."""
+    unique: dict[str, Submission] = {}
+    duplicates = []
+    for entry in entries:
+        if entry.student in unique:
+            duplicates.append(entry.path.name)
+        else:
+            unique[entry.student] = entry
+    return unique, duplicates
 
 
 def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, limits: Limits | None,
@@ -209,68 +216,88 @@ def _in_workers(grader: Grader, todo: list[Submission], out: Path, workers: int,
     killed between two students, or while grading one, costs nothing); when a second worker dies on the same
     student, that student gets the row of a grader fault (:meth:`Grader.failed`, saying how the worker ended).
     """
-    context = multiprocessing.get_context("fork" if ForkServer.available() else "spawn")
-    pending = deque(todo)
-    pool: dict[Any, tuple[Any, Submission | None]] = {}  # connection -> (process, the student it grades)
-    #: how many times a student may be handed to a worker that turns out to be dead: never forever
-    retries = len(todo) + workers
-    deaths: dict[str, int] = {}  # student -> workers that died while it was theirs
+    pool = _Workers(grader, todo, out, workers, record)
+    try:
+        pool.run()
+    finally:
+        _stop(pool.pool)
 
-    def start() -> Any:
+
+class _Workers:
+    """The grading workers of one batch and the students still to hand out (see :func:`_in_workers`)."""
+
+    def __init__(self, grader: Grader, todo: list[Submission], out: Path, workers: int, record: Recorder) -> None:
+        self.grader, self.out, self.workers, self.record = grader, out, workers, record
+        self.context = multiprocessing.get_context("fork" if ForkServer.available() else "spawn")
+        self.pending = deque(todo)
+        self.pool: dict[Any, tuple[Any, Submission | None]] = {}  # connection -> (process, the student it grades)
+        #: how many times a student may be handed to a worker that turns out to be dead: never forever
+        self.retries = len(todo) + workers
+        self.deaths: dict[str, int] = {}  # student -> workers that died while it was theirs
+
+    def run(self) -> None:
+        """Start the workers, hand out the students and record each result until none is left."""
+        for connection in [self.start() for _ in range(self.workers)]:
+            self.hand_out(connection)
+        while any(entry is not None for _, entry in self.pool.values()):
+            busy = [c for c, (_, entry) in self.pool.items() if entry is not None]
+            for connection in multiprocessing.connection.wait(busy):
+                self.collect(connection)
+
+    def start(self) -> Any:
+        """A new worker process; the connection to it."""
         for stream in (sys.stdout, sys.stderr):  # a forked worker must not write out again what was buffered here
             stream.flush()
-        ours, theirs = context.Pipe()
-        process = context.Process(target=_worker, args=(theirs, grader if context.get_start_method() == "fork"
-                                                        else None, _recipe(grader), out), daemon=True)
+        ours, theirs = self.context.Pipe()
+        forked = self.context.get_start_method() == "fork"
+        process = self.context.Process(target=_worker, args=(theirs, self.grader if forked else None,
+                                                             _recipe(self.grader), self.out), daemon=True)
         process.start()
         theirs.close()
-        pool[ours] = (process, None)
+        self.pool[ours] = (process, None)
         return ours
 
-    def hand_out(connection) -> None:
+    def hand_out(self, connection) -> None:
         """Give the worker on ``connection`` the next student, if any is left; replace it if it is dead."""
-        nonlocal retries
         while True:
-            process, _ = pool[connection]
-            entry = pending.popleft() if pending else None
-            pool[connection] = (process, entry)
+            process, _ = self.pool[connection]
+            entry = self.pending.popleft() if self.pending else None
+            self.pool[connection] = (process, entry)
             if entry is None or _send(connection, entry):
                 return
-            _retire(pool, connection)  # it ended between two students (killed from outside)
-            if retries <= 0:
-                record(save(grader, grader.failed(entry.student, _exit_text(process, grader.lang)), out), None)
+            _retire(self.pool, connection)  # it ended between two students (killed from outside)
+            if self.retries <= 0:
+                self.failed(entry, process)
                 entry = None
-            retries -= 1
+            self.retries -= 1
             if entry is not None:
-                pending.appendleft(entry)
-            connection = start()
+                self.pending.appendleft(entry)
+            connection = self.start()
 
-    try:
-        for connection in [start() for _ in range(workers)]:
-            hand_out(connection)
-        while any(entry is not None for _, entry in pool.values()):
-            busy = [c for c, (_, entry) in pool.items() if entry is not None]
-            for connection in multiprocessing.connection.wait(busy):
-                process, entry = pool[connection]
-                try:
-                    kind, payload, confinement = connection.recv()
-                except (EOFError, OSError):  # it died with ``entry`` handed out: once more, then a row for them
-                    _retire(pool, connection)
-                    deaths[entry.student] = deaths.get(entry.student, 0) + 1
-                    if deaths[entry.student] < 2:
-                        pending.appendleft(entry)
-                    else:
-                        record(save(grader, grader.failed(entry.student, _exit_text(process, grader.lang)), out),
-                               None)
-                    if pending:
-                        hand_out(start())
-                    continue
-                if kind == "error":  # (grade_and_save contains the grader's faults: a last resort)
-                    payload = save(grader, grader.failed(entry.student, payload), out)
-                record(payload, confinement)
-                hand_out(connection)
-    finally:
-        _stop(pool)
+    def collect(self, connection) -> None:
+        """The result of the worker on ``connection``, recorded; or its death: its student once more, then a row."""
+        process, entry = self.pool[connection]
+        try:
+            kind, payload, confinement = connection.recv()
+        except (EOFError, OSError):  # it died with ``entry`` handed out: once more, then a row for them
+            _retire(self.pool, connection)
+            self.deaths[entry.student] = self.deaths.get(entry.student, 0) + 1
+            if self.deaths[entry.student] < 2:
+                self.pending.appendleft(entry)
+            else:
+                self.failed(entry, process)
+            if self.pending:
+                self.hand_out(self.start())
+            return
+        if kind == "error":  # (grade_and_save contains the grader's faults: a last resort)
+            payload = save(self.grader, self.grader.failed(entry.student, payload), self.out)
+        self.record(payload, confinement)
+        self.hand_out(connection)
+
+    def failed(self, entry: Submission, process) -> None:
+        """Record ``entry`` as a grader fault: the worker grading it ended (how, in words)."""
+        text = _exit_text(process, self.grader.lang)
+        self.record(save(self.grader, self.grader.failed(entry.student, text), self.out), None)
 
 
 def _send(connection, entry: Submission) -> bool:
@@ -325,7 +352,7 @@ def _worker(connection, grader: Grader | None, recipe: tuple, out: Path) -> None
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the batch decides
     signal.signal(signal.SIGTERM, _interrupt)
     if sys.platform.startswith("linux"):
-        from .confine import _die_with_parent
+        from grader.confine import _die_with_parent
         with contextlib.suppress(OSError):
             _die_with_parent()  # the worker, its fork server and its students' processes die with the batch
     grader = grader if grader is not None else Grader(*recipe)

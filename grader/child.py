@@ -325,7 +325,7 @@ def _truncate(trace: Trace, limit: int = MAX_RECORD) -> None:
 
 
 def _error_reply(error: BaseException, roots: list[str]) -> dict:
-    from grader.tracebacks import student_traceback  # only when something failed: keeps start-up light
+    from abkit.tracebacks import student_traceback  # only when something failed: keeps start-up light
     text = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
     return {"error": text, "error_type": type(error).__name__, "traceback": student_traceback(error, roots)}
 
@@ -573,7 +573,7 @@ def _warm_up(secrets: list[str] = ()) -> None:  # pragma: no cover - runs in the
     import itertools
 
     import grader.confine
-    import grader.tracebacks  # noqa: F401
+    import abkit.tracebacks  # noqa: F401
     from abkit.coursefolder import KIT_CODE
 
     grader.confine.prepare(KIT_CODE, [Path(p) for p in secrets])  # as each child's _confine will ask

@@ -16,12 +16,12 @@ import unicodedata
 
 from abkit import __version__
 from abkit.coursefolder import NoCourse, chosen_course
+from abkit.errors import UsageError
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from .commands import check, export, fixtures, grade, handouts, hint, init, lab, pack, practice, release, stubs
-from .commands import trace, watch
-from .errors import UsageError
+from grader.commands import check, export, fixtures, grade, handouts, hint, init, lab, pack, practice, release, stubs
+from grader.commands import trace, watch
 
 COMMANDS = (check, hint, watch, pack, trace, practice, fixtures, handouts, grade, export, stubs, release, lab, init)
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 from abkit.coursefolder import KIT_CODE, MARKER, course_id, current_course, marker_text
 
-from .grading import Grader
-from .reports import json_text, results_json, write_atomic
-from .rubric import load_rubric
-from .submissions import Submission
+from grader.grading import Grader
+from grader.reports import json_text, results_json, write_atomic
+from grader.rubric import load_rubric
+from grader.submissions import Submission
 
 SETUP = """#!/usr/bin/env bash
 # Gradescope runs this once when the autograder is built: install the kit (Python 3.10+).

@@ -13,25 +13,16 @@ read is said so, and never stops the batch.
 
 from __future__ import annotations
 
-import json
-import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from abkit.i18n import Message, t
+from abkit.manifest import MANIFEST, MAX_MANIFEST_BYTES, BadManifest, file_hash, parse_manifest
 
-from .pack import MANIFEST, file_hash
-from .submissions import Submission, Unpacked, _directory_problem, _open_regular, _safe_name, read_regular, shown
+from grader.submissions import Submission, Unpacked, _directory_problem, _open_regular, _safe_name, read_regular, shown
 
-MAX_MANIFEST_BYTES = 1_000_000
-MAX_LISTED = 2000
 PROBLEMS_SHOWN = 10  # differences named one by one; the rest are counted
-_SHA256 = re.compile(r"[0-9a-f]{64}\Z")
-
-
-class BadManifest(ValueError):
-    """A manifest that is not one ``abkit pack`` writes; the message says what is wrong."""
 
 
 @dataclass
@@ -51,29 +42,6 @@ class HandinCheck:
         """As kept in ``results.json`` (``extra_data.handin``): the reports are rebuilt from it in ``lang``."""
         return {"status": "ok" if self.matches else "mismatch", "student": self.student, "created": self.created,
                 "kit_version": self.kit_version, "problems": [m.render(lang) for m in self.problems]}
-
-
-def parse_manifest(data: bytes) -> dict:
-    """The manifest in ``data``, checked: a JSON object with the fields :func:`grader.pack.manifest` writes;
-    :class:`BadManifest` otherwise."""
-    if len(data) > MAX_MANIFEST_BYTES:
-        raise BadManifest(f"larger than {MAX_MANIFEST_BYTES // 1000} kB")
-    try:
-        manifest = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
-        raise BadManifest(f"not JSON ({type(error).__name__})") from None
-    if not isinstance(manifest, dict):
-        raise BadManifest("not a JSON object")
-    for name in ("kit_version", "student", "created"):
-        if not isinstance(manifest.get(name), str):
-            raise BadManifest(f"no text field {name!r}")
-    if manifest.get("course") is not None and not isinstance(manifest["course"], str):
-        raise BadManifest("'course' is not text")
-    files = manifest.get("files")
-    if not isinstance(files, dict) or len(files) > MAX_LISTED or not all(
-            isinstance(k, str) and isinstance(v, str) and _SHA256.match(v) for k, v in files.items()):
-        raise BadManifest("'files' is not a mapping of paths to SHA-256 hashes")
-    return manifest
 
 
 def find_manifest(submission: Submission) -> tuple[str, bytes] | None:

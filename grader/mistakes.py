@@ -4,7 +4,7 @@ Each :class:`Mistake` is a mutant of ``solutions/<exercise>.py`` (textual edits
 that must apply), with a name and an explanation in every language
 (``mistake.<id>.name`` / ``mistake.<id>.why`` in the catalogue) and the line of
 the pseudocode it breaks. When a student's traces equal a mutant's on every test
-of an exercise, the feedback names the mistake (:func:`name_mistakes`).
+of an exercise, the feedback names the mistake (:class:`MistakeNamer`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from types import ModuleType
 
 from abkit.coursefolder import current_course, per_course
+from abkit.judge import signature
 
 
 
@@ -144,3 +145,38 @@ def mutant(mistake_id: str, prune_on_equality: bool = True) -> ModuleType:
 def for_exercise(exercise: str) -> list[Mistake]:
     """The mistakes of one exercise, in catalogue order."""
     return [m for m in CATALOGUE if m.exercise == exercise]
+
+
+class MistakeNamer:
+    """Names the catalogue's mistakes a student's exercise matches, under the course's cut-off ``rule``; a mutant's
+    outcome on a shared test is computed once per namer."""
+
+    def __init__(self, rule: bool) -> None:
+        self.rule = rule
+        self._signatures: dict[tuple[str, str], tuple] = {}
+
+    def name(self, exercise: str, graded: list) -> list[str]:
+        """The mistakes of ``exercise`` whose traces equal the student's on every graded test (a
+        :class:`~grader.judgement.TestGrade`) that runs on a tree (played games and board positions are left out:
+        see :attr:`~grader.testplan.Test.nameable`)."""
+        tests = [tg for tg in graded if tg.test.nameable]
+        if not tests or any(tg.signature is None for tg in tests):
+            return []
+        named = []
+        for mistake in for_exercise(exercise):
+            module = mutant(mistake.id, self.rule)
+            if all(self._signature(mistake.id, module, tg.test) == tg.signature for tg in tests):
+                named.append(mistake.id)
+        return named
+
+    def _signature(self, mistake_id: str, module: ModuleType, test) -> tuple:
+        key = (mistake_id, test.id)
+        if key not in self._signatures:
+            try:
+                value = signature(test.run_in_process(module))
+            except Exception as error:  # noqa: BLE001 - a mutant's ordered_actions may raise, as a student's does
+                value = ("error", type(error).__name__)
+            if test.source == "random":
+                return value
+            self._signatures[key] = value
+        return self._signatures[key]

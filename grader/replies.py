@@ -33,7 +33,7 @@ from typing import Any, Iterable
 
 from abkit.i18n import Message
 
-from .child import CONTRACT, MAX_RECORD
+from grader.child import CONTRACT, MAX_RECORD
 
 #: the most characters kept of one free text (an error message, a value's repr, one traceback line)
 TEXT = 2_000

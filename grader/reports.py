@@ -23,15 +23,17 @@ from collections import Counter
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from abkit.feedback import render_result
 from abkit.i18n import t
+from abkit.textree import UNICODE
 
-from .feedback import render_result
-from .grading import AHEAD, ExerciseGrade, StudentGrade, TestGrade
-from .handin import handin_cell, handin_summary
-from .mistakes import BY_ID
-from .rubric import Rubric
-from .safetext import csv_cell, markdown, terminal
-from .textree import UNICODE
+from grader.grades import ExerciseGrade, StudentGrade
+from grader.handin import handin_cell, handin_summary
+from grader.judgement import TestGrade
+from grader.mistakes import BY_ID
+from grader.rubric import Rubric
+from grader.running import AHEAD
+from grader.safetext import csv_cell, markdown, terminal
 
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn
@@ -154,7 +156,7 @@ def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str, pages: dic
 
 def _sent(exercise: ExerciseGrade) -> list:
     """The tests of a loaded ``exercise`` its process may have received: the answered ones and the
-    :data:`~grader.grading.AHEAD` sent after them without an answer (the process ended during one of them)."""
+    :data:`~grader.running.AHEAD` sent after them without an answer (the process ended during one of them)."""
     unanswered = [test for test in exercise.planned if test.id not in exercise.replies]
     return [test for test in exercise.planned if test.id in exercise.replies] + unanswered[:AHEAD]
 
@@ -243,7 +245,7 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
     results = results_json(grade, rubric, lang)
     shown = step_pages(grade, rubric)
     if shown or any(folder.glob(f"{STEP_PAGES}*.html")):  # new pages, or old ones to remove
-        from .stepthrough.page import page_names, write_pages
+        from stepthrough.page import page_names, write_pages
 
         pages = page_names([r.name for r in shown], STEP_PAGES)
         write_pages(shown, folder, lang, STEP_PAGES)
@@ -256,11 +258,11 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
 
 def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
     """The results of the failing tests that get a step-through page: per exercise the first ``rubric.step_pages``
-    failing visible tests with a trace of the student's on a game tree (:func:`grader.stepthrough.page.wants_page`);
+    failing visible tests with a trace of the student's on a game tree (:func:`stepthrough.page.wants_page`);
     by default two, the interactive form of the trees ``feedback.md`` draws, so that a student's pages stay a few
     hundred kilobytes however many tests fail (``step_pages: all`` gives every one a page). A hidden test never gets
     one (it would show its tree)."""
-    from .stepthrough.page import wants_page
+    from stepthrough.page import wants_page
 
     chosen = []
     for exercise in grade.exercises.values():

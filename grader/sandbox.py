@@ -34,8 +34,8 @@ from typing import Callable
 
 from abkit.i18n import Message
 
-from .child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
-from .replies import BadReply, envelope
+from grader.child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
+from grader.replies import BadReply, envelope
 
 CHILD = Path(__file__).with_name("child.py")
 MAX_REPLY = 16 * 1024 * 1024
@@ -303,27 +303,14 @@ class Sandbox:
         self._pending: collections.deque[float] = collections.deque()  # when each unanswered request was sent
         self._answered_at = 0.0
         self.defences: dict | None = None
-        settings = {"cpu": int(self.limits.student_seconds) + 2, "memory": self.limits.memory_mb * 1024 * 1024,
-                    "fsize": self.limits.log_bytes, "output": self.limits.output_chars,
-                    "confine": self.limits.confine, "secrets": secret_paths()}
+        settings = _settings(self.limits)
         env = child_environment(self.workspace)
         self._coverage = _coverage_drop(self.workspace, env)
         if self._coverage is not None:
             settings["writable"] = [str(self._coverage[0])]
         self.process = None
         with open(self._log_path, "wb") as log:
-            if self.server is not None:
-                try:
-                    self.process = self.server.start(self.workspace, env, settings,
-                                                     [request_read, reply_write, log.fileno()])
-                except OSError:  # the server is gone: start this child afresh
-                    self.process = None
-            if self.process is None:
-                self.process = subprocess.Popen(
-                    [sys.executable, "-I", "-B", str(CHILD), str(request_read), str(reply_write),
-                     json.dumps(settings)],
-                    cwd=self.workspace, env=env, stdin=subprocess.DEVNULL, stdout=log,
-                    stderr=subprocess.STDOUT, pass_fds=(request_read, reply_write), start_new_session=True)
+            self.process = _spawn(self.workspace, env, settings, (request_read, reply_write), log, self.server)
         os.close(request_read)
         os.close(reply_write)
         try:
@@ -341,7 +328,7 @@ class Sandbox:
 
     def send(self, message: dict | bytes) -> None:
         """Send ``message``, waiting (within a test's time limit) for room in the pipe; its reply is :meth:`receive`'s."""
-        data = self._frame(message)
+        data = _frame(message)
         self._write(data, min(time.monotonic() + self.limits.test_seconds, self.deadline))
         self._pending.append(time.monotonic())
 
@@ -349,7 +336,7 @@ class Sandbox:
         """Send ``message`` behind those not yet answered if that cannot block (it fits in one atomic pipe write and
         the pipe has room for it), so that the child starts on it as soon as it has answered them; False, and
         nothing sent, otherwise. Its reply comes, in order, from :meth:`receive`."""
-        data = self._frame(message)
+        data = _frame(message)
         if len(data) > select.PIPE_BUF or not select.select([], [self._request], [], 0)[1]:
             return False
         try:
@@ -358,11 +345,6 @@ class Sandbox:
             raise self._died() from None
         self._pending.append(time.monotonic())
         return True
-
-    @staticmethod
-    def _frame(message: dict | bytes) -> bytes:
-        body = message if isinstance(message, bytes) else json.dumps(message, ensure_ascii=False).encode("utf-8")
-        return HEADER.pack(len(body)) + body
 
     def receive(self, check: Callable[[dict], dict] | None = None) -> dict:
         """The reply to the oldest unanswered request; its time limit runs from when the child could start on it
@@ -387,7 +369,10 @@ class Sandbox:
         if not hmac.compare_digest(mac, expected):
             self.kill()
             raise Forged(self.log(), self.process.returncode if self.process else None)
-        reply = self._decode(body)
+        try:
+            reply = decode_reply(body)
+        except BadReply as bad:
+            raise self._malformed(bad.message) from None
         if type(reply) is dict and reply.get("id") != self._sent:  # a replayed report
             self.kill()
             raise Forged(self.log(), self.process.returncode if self.process else None)
@@ -401,21 +386,6 @@ class Sandbox:
             self.defences = reply["defences"]
         self._answered_at = time.monotonic()
         return reply
-
-    def _decode(self, body: bytes) -> object:
-        """A signed reply's JSON; :class:`Malformed` when it is not JSON or nests deeper than the parser goes.
-
-        (A decoder made once: json.loads with an argument makes a new one, and its scanner, per call.) The C
-        scanner bounds its own nesting with the interpreter's recursion limit: a reply nested deeper raises
-        RecursionError, which never leaves here.
-        """
-        try:
-            decode = _LONG_NUMBER_DECODE if has_long_number(body) else _DECODE
-            return decode(body.decode("utf-8"))
-        except RecursionError:
-            raise self._malformed(Message("faults.reply.deep")) from None
-        except (ValueError, MemoryError):  # (UnicodeDecodeError is a ValueError)
-            raise self._malformed(Message("faults.reply.json")) from None
 
     def _malformed(self, problem: Message) -> "Malformed":
         self.kill()
@@ -491,12 +461,7 @@ class Sandbox:
         LIVE.discard(self)
         if getattr(self, "_coverage", None) is not None:
             _collect_coverage(*self._coverage)
-        for fd in (getattr(self, "_request", None), getattr(self, "_reply", None)):
-            if fd is not None:
-                try:
-                    os.close(fd)
-                except OSError:  # pragma: no cover
-                    pass
+        _close(getattr(self, "_request", None), getattr(self, "_reply", None))
         self._request = self._reply = None
 
 
@@ -533,3 +498,55 @@ def _collect_coverage(drop: Path, target: Path) -> None:
             shutil.move(str(path), str(target.parent / path.name))
         except OSError:  # pragma: no cover
             pass
+
+
+def _settings(limits: Limits) -> dict:
+    """What a child is told of its limits and of the files it must never read."""
+    return {"cpu": int(limits.student_seconds) + 2, "memory": limits.memory_mb * 1024 * 1024,
+            "fsize": limits.log_bytes, "output": limits.output_chars, "confine": limits.confine,
+            "secrets": secret_paths()}
+
+
+def _spawn(workspace: Path, env: dict, settings: dict, fds: tuple[int, int], log, server: ForkServer | None):
+    """The child process, forked by ``server`` if there is one (and it is alive), else started afresh; its
+    output goes to ``log``, ``fds`` are its ends of the request and reply pipes."""
+    if server is not None:
+        try:
+            return server.start(workspace, env, settings, [*fds, log.fileno()])
+        except OSError:  # the server is gone: start this child afresh
+            pass
+    return subprocess.Popen([sys.executable, "-I", "-B", str(CHILD), *map(str, fds), json.dumps(settings)],
+                            cwd=workspace, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                            pass_fds=fds, start_new_session=True)
+
+
+def _frame(message: dict | bytes) -> bytes:
+    """A request as the child reads it: its length, then its JSON."""
+    body = message if isinstance(message, bytes) else json.dumps(message, ensure_ascii=False).encode("utf-8")
+    return HEADER.pack(len(body)) + body
+
+
+def decode_reply(body: bytes) -> object:
+    """A signed reply's JSON; :class:`~grader.replies.BadReply` when it is not JSON or nests deeper than the parser
+    goes.
+
+    (A decoder made once: json.loads with an argument makes a new one, and its scanner, per call.) The C scanner
+    bounds its own nesting with the interpreter's recursion limit: a reply nested deeper raises RecursionError,
+    which never leaves here.
+    """
+    try:
+        decode = _LONG_NUMBER_DECODE if has_long_number(body) else _DECODE
+        return decode(body.decode("utf-8"))
+    except RecursionError:
+        raise BadReply(Message("faults.reply.deep")) from None
+    except (ValueError, MemoryError):  # (UnicodeDecodeError is a ValueError)
+        raise BadReply(Message("faults.reply.json")) from None
+
+
+def _close(*fds: int | None) -> None:
+    for fd in fds:
+        if fd is not None:
+            try:
+                os.close(fd)
+            except OSError:  # pragma: no cover
+                pass

@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from abkit.game import MAX
-from grader.textree import fmt
+from abkit.textree import fmt
 
 
 def pseudocode_rows(tree, rule: bool = True) -> list[tuple[str, dict]]:

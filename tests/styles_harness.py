@@ -21,8 +21,8 @@ from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES, load_module
 from abkit.randomtree import random_tree
 from abkit.trace import ALGORITHMS, Trace, TracingGame, error_name, traced_search
 from abkit.tree import Tree, TreeGame
-from grader.grading import fits, with_chance, with_heuristics
-from grader.reference import reference
+from grader.testplan import fits, with_chance, with_heuristics
+from abkit.reference import reference
 
 STYLES = Path(__file__).resolve().parent / "styles"
 MISTAKES = STYLES / "mistakes"
@@ -64,7 +64,7 @@ class Case:
 
 
 def fixture_cases(algorithm: str) -> list[Case]:
-    """Every public and hidden fixture the exercise is graded on (grader.grading.fits), as cases."""
+    """Every public and hidden fixture the exercise is graded on (grader.testplan.fits), as cases."""
     cases = []
     for folder in (PUBLIC_FIXTURES, HIDDEN_FIXTURES):
         for path in sorted(folder.glob("*.yaml")):

@@ -9,7 +9,7 @@ import types
 import pytest
 
 from abkit.loading import EXERCISES, SOLUTIONS
-from grader.check import Watchdog, direct_calls, subtrace
+from studentloop.check import Watchdog, direct_calls, subtrace
 from grader.commands import watch as watch_command
 from helpers import NO_PASS, ROOT_NO_PASS, STRICT, edited
 

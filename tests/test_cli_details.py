@@ -12,7 +12,7 @@ import pytest
 from abkit import __version__
 from abkit.i18n import default_lang, t
 from abkit.loading import EXERCISES, KIT_ROOT, PUBLIC_FIXTURES, load_module
-from grader.tracebacks import student_traceback
+from abkit.tracebacks import student_traceback
 
 SYNTAX_ERROR = "def minimax_decision(game, state)\n    return None\n"
 

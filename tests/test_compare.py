@@ -10,8 +10,8 @@ from abkit.expected import expected_trace
 from abkit.fixture import load_fixture, parse_fixture
 from abkit.loading import PUBLIC_FIXTURES, SOLUTIONS, load_module
 from abkit.trace import Trace, traced_search
-from grader.compare import compare
-from grader.textree import fmt
+from abkit.compare import compare
+from abkit.textree import fmt
 from helpers import NO_PASS, ROOT_NO_PASS, STRICT, edited
 
 REFERENCE = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")

@@ -17,7 +17,7 @@ import pytest
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
 from grader import confine
 from grader.commands.grade import report_defences
-from grader.grading import weaker
+from grader.running import weaker
 
 LAYERS = confine.available()
 

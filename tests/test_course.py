@@ -13,7 +13,7 @@ from abkit import coursefolder
 from abkit.coursefolder import MARKER, CourseFolder, NoCourse, current_course, find_course, use_course
 from abkit.loading import KIT_ROOT
 from grader.cli import _lang_from
-from grader.course import init_course
+from authoring.course import init_course
 
 #: commands that need a course, each with arguments that would otherwise be valid
 NEEDING = [("check",), ("fixtures", "verify"), ("stubs", "--check"), ("grade", "x", "--out", "y"),
@@ -95,6 +95,8 @@ def test_init_writes_a_course_the_commands_work_in(abkit, outside):
     readme = (course / "README.md").read_text(encoding="utf-8")
     assert "abkit fixtures verify" in readme and "abkit stubs --check" in readme and "새 학기" in readme
     assert not list(course.rglob("__pycache__"))
+    # the kit's handouts/ folder is the handout builder's package too: a course gets its data, never its code
+    assert (KIT_ROOT / "handouts" / "__init__.py").is_file() and not list((course / "handouts").rglob("*.py"))
     run = abkit("--course", course, "fixtures", "verify", "--lang", "en")
     count = len(list((course / "fixtures").rglob("*.yaml")))
     assert run.status == 0 and f"{count} fixtures verified: 0 disagreements" in run.out and count > 30
@@ -119,8 +121,8 @@ def test_init_says_when_it_cannot_write(outside, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("grader.course.copy_course", refuse)
-    from grader.errors import UsageError
+    monkeypatch.setattr("authoring.course.copy_course", refuse)
+    from abkit.errors import UsageError
 
     with pytest.raises(UsageError) as raised:
         init_course(outside / "new")
@@ -150,7 +152,7 @@ def test_a_comma_list_names_no_message_language(argv, lang, monkeypatch):
 def test_handouts_build_languages_and_message_language(abkit, tmp_path, monkeypatch):
     """--lang ko,en: the handouts' languages, messages in the locale's; --languages with --lang: one each."""
     built = []
-    monkeypatch.setattr("grader.handouts.build", lambda langs, out, students, formats: built.append(langs) or [])
+    monkeypatch.setattr("handouts.build", lambda langs, out, students, formats: built.append(langs) or [])
     monkeypatch.setenv("ABKIT_LANG", "en")
     run = abkit("handouts", "build", "--lang", "ko,en", "--out", tmp_path, "--format", "html")
     assert run.status == 0 and built[-1] == ["ko", "en"] and f"0 files written under {tmp_path}" in run.out
@@ -256,3 +258,12 @@ def test_plain_pytest_outside_any_course_says_so(outside):
                          cwd=outside, env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode != 0 and "there is no course folder here" in run.stdout + run.stderr
     assert "Traceback" not in run.stdout + run.stderr
+
+
+def test_the_build_step_can_import_the_course_folder_module_without_the_kits_dependencies():
+    """setup.py imports abkit.coursefolder in pip's isolated build environment, which has setuptools and nothing
+    of the kit's dependencies (PyYAML, Jinja2, typst)."""
+    code = ("import sys; sys.modules.update(yaml=None, jinja2=None, typst=None); "
+            "from abkit.coursefolder import PACKAGED_COURSE, copy_course; print('ok')")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr

@@ -15,8 +15,8 @@ import pytest
 
 from abkit.loading import EXERCISES, SOLUTIONS, load_module
 from grader.commands import watch as watch_command
-from grader.info import load_info
-from grader.report import FAILING, NOT_STARTED, PASSED, exercise_runs
+from abkit.info import load_info
+from studentloop.report import FAILING, NOT_STARTED, PASSED, exercise_runs
 from helpers import STRICT, edited
 
 NAMES = load_info(EXERCISES / "info.yaml").names()

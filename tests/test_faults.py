@@ -27,8 +27,10 @@ from hypothesis import strategies as st
 
 from grader import replies
 from grader.child import CONTRACT, HEADER, MAX_RECORD, SEQUENCE
-from grader.grading import ExerciseGrade, Grader, StudentGrade
-from grader.reference import reference
+from grader.grades import StudentGrade
+from grader.grading import Grader
+from grader.running import ExerciseRun, Runner
+from abkit.reference import reference
 from grader.reports import feedback_markdown, results_json
 from grader.rubric import load_rubric
 from grader.sandbox import MAX_REPLY, Died, Limits, Malformed, Sandbox
@@ -88,7 +90,7 @@ def grade_reply(test, body: bytes, tmp: Path = Path("/nonexistent")) -> str:
             class Asked:
                 def request(self, message, check):
                     return sandbox_holding(body).receive(check)
-            reply = g._play(Asked(), test)
+            reply = Runner(g.limits, g.lang).play(Asked(), test)
         else:
             reply = sandbox_holding(body).receive(test.check)
     except Died as death:  # Malformed, Forged: the exercise stops, crashed, with words
@@ -96,9 +98,8 @@ def grade_reply(test, body: bytes, tmp: Path = Path("/nonexistent")) -> str:
         if isinstance(death, Malformed):
             assert death.problem.render("en") and death.problem.render("ko")
         return "crashed"
-    grade = ExerciseGrade(test.exercise, max_score=g.rubric.max_score(test.exercise), file=f"{test.exercise}.py",
-                          planned=[test], replies={test.id: reply}, functions=list(CONTRACT))
-    g._score(grade, tmp)
+    run = ExerciseRun(test.exercise, [test], f"{test.exercise}.py", replies={test.id: reply}, functions=list(CONTRACT))
+    grade = g._score(run, tmp)
     student = StudentGrade("fuzz", grade.status, grade.score, grade.max_score, 0, {test.exercise: grade})
     for lang in ("en", "ko"):
         json.dumps(results_json(student, g.rubric, lang), allow_nan=True)

@@ -8,9 +8,9 @@ from abkit.expected import expected_trace
 from abkit.fixture import load_fixture
 from abkit.loading import PUBLIC_FIXTURES, SOLUTIONS, load_module
 from abkit.trace import Trace, traced_search
-from grader.compare import compare
-from grader.feedback import TestResult, render_result, student_traceback
-from grader.textree import ASCII
+from abkit.compare import compare
+from abkit.feedback import TestResult, render_result, student_traceback
+from abkit.textree import ASCII
 
 REFERENCE = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
 

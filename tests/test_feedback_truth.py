@@ -19,11 +19,11 @@ from abkit.fixture import load_fixture, parse_fixture
 from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES
 from abkit.trace import Call, Trace, traced_search
 from abkit.tree import Tree
-from grader.compare import compare
-from grader.feedback import TestResult, render_result
-from grader.grading import fits
-from grader.reference import reference_trace
-from grader.textree import ASCII, cut_holds, drawing, key, render_tree
+from abkit.compare import compare
+from abkit.feedback import TestResult, render_result
+from grader.testplan import fits
+from abkit.reference import reference_trace
+from abkit.textree import ASCII, cut_holds, drawing, key, render_tree
 from styles_harness import ALGORITHM_OF, MISTAKES, STYLES, correct_styles, load, mistake_styles
 
 EXERCISE_OF = {algorithm: exercise for exercise, algorithm in ALGORITHM_OF.items()}

@@ -112,7 +112,7 @@ def code_blocks(text: str) -> list[str]:
 
 
 def test_the_editions_readme_names_only_commands_it_has_and_shows_what_check_says(copy):
-    from grader.release import STUDENT_COMMANDS
+    from authoring.release import STUDENT_COMMANDS
 
     readme = (copy / "README.md").read_text(encoding="utf-8")
     commands = {m for block in code_blocks(readme) for m in re.findall(r"^(?:ABKIT_LANG=ko )?abkit (\w+)", block, re.M)}

@@ -13,7 +13,7 @@ from abkit.fixture import FixtureError, parse_fixture
 from abkit.game import CHANCE, MAX, IllegalMoveError
 from abkit.tictactoe import EMPTY, SymmetryMerged, TicTacToe, canonical, nilsson_eval, parse_board, play
 from abkit.tree import Tree, TreeGame, backed_up_values, from_nested
-from grader.reference import reference, reference_trace
+from abkit.reference import reference, reference_trace
 
 
 # -- Nilsson's evaluation and depth-2 analysis (seed 001) -----------------------

@@ -173,7 +173,7 @@ def test_progress_draws_a_bar_with_an_eta_on_a_terminal():
     import io
 
     from grader.batch import Progress
-    from grader.grading import StudentGrade
+    from grader.grades import StudentGrade
 
     stream = io.StringIO()
     progress = Progress(stream, "en", tty=True)

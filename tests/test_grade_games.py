@@ -8,8 +8,8 @@ from abkit.game import Budgeted, SearchTooLong
 from abkit.tictactoe import EMPTY, TicTacToe
 from grader.child import game_from_request, search_params, tree_from_data, tree_to_data
 from grader.grading import Grader
-from grader.play import play_games, problems
-from grader.reference import reference
+from abkit.play import play_games, problems
+from abkit.reference import reference
 from grader.rubric import load_rubric
 
 
@@ -48,7 +48,7 @@ def test_a_board_position_is_graded_on_values_and_counts_and_a_tree_on_its_trace
     tests = {x.id: x for x in grader.shared["alphabeta"]}
     assert tests["alphabeta/hidden/ttt-corner-opening"].categories == ("values", "nodes")
     assert tests["alphabeta/public/aima-fig-5-2"].categories == ("values", "pruning", "nodes")
-    expected = grader.expected(tests["alphabeta/hidden/ttt-corner-opening"])
+    expected = grader.plan.expected(tests["alphabeta/hidden/ttt-corner-opening"])
     assert (expected.nodes, expected.leaves, expected.action, expected.value) == (2338, 929, 4, 0)
 
 
@@ -116,7 +116,7 @@ def test_a_counted_search_reports_what_the_full_record_would(exercise):
     from abkit.trace import CountedTrace, counted_search, traced_search
     from abkit.tree import TreeGame, from_nested
     from grader.child import GAME_BUDGET
-    from grader.grading import EXERCISES
+    from grader.rubric import EXERCISES
     from grader.mistakes import for_exercise, mutant
 
     algorithm = EXERCISES[exercise]

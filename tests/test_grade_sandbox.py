@@ -177,7 +177,7 @@ def test_hidden_entries_and_stray_files_are_not_students(tmp_path):
     assert [s.student for s in find_submissions(tmp_path)] == ["amy"]
 
 
-@pytest.mark.parametrize("name", ["grader.submissions", "grader.grading", "grader.sandbox", "grader.reports"])
+@pytest.mark.parametrize("name", ["grader.submissions", "grader.testplan", "grader.sandbox", "grader.reports"])
 def test_doctests(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0
@@ -224,9 +224,8 @@ def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_p
     # death shows up on a send or on a receive depends on timing: the answers in the pipe must count either way.
     from types import SimpleNamespace
 
-    from grader.grading import ExerciseGrade, Grader
-    from grader.rubric import load_rubric
-    from grader.sandbox import Died
+    from grader.running import ExerciseRun, Runner
+    from grader.sandbox import Died, Limits
 
     class DiesOnThirdSend:
         def __init__(self):
@@ -247,10 +246,62 @@ def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_p
             return self.answers.pop(0)
 
     tests = [SimpleNamespace(kind="search", id=f"t{k}", request=b"", check=None) for k in range(1, 5)]
-    grade = ExerciseGrade("minimax", file="minimax.py")
-    finished = Grader(load_rubric())._run_exercise(DiesOnThirdSend(), grade, tmp_path / "minimax.py", tests, tmp_path)
-    assert finished is False and grade.status == "crashed"
-    assert grade.replies == {"t1": {"id": 1, "n": 1}, "t2": {"id": 2, "n": 2}}
+    run = ExerciseRun("minimax", tests, file="minimax.py")
+    finished = Runner(Limits()).run_exercise(DiesOnThirdSend(), run, tmp_path / "minimax.py", tmp_path)
+    assert finished is False and run.status == "crashed"
+    assert run.replies == {"t1": {"id": 1, "n": 1}, "t2": {"id": 2, "n": 2}}
+
+
+def test_a_request_that_does_not_fit_the_pipe_waits_for_the_answers_before_it(tmp_path):
+    # The pipe holds one unanswered request here, and a long request never goes ahead (it would not be written
+    # at once): the runner then takes the answers it is owed first, and sends a long one only to an idle child.
+    from types import SimpleNamespace
+
+    from grader.running import ExerciseRun, Runner
+    from grader.sandbox import Limits
+
+    class OneAhead:
+        def __init__(self):
+            self.unanswered, self.log = [], []
+
+        def send_ahead(self, request):
+            if len(request) > 8 or self.unanswered:
+                return False
+            self.log.append(("ahead", request))
+            self.unanswered.append(request)
+            return True
+
+        def send(self, request):
+            assert not self.unanswered  # only to a child with nothing left to answer
+            self.log.append(("send", request))
+            self.unanswered.append(request)
+
+        def receive(self, check=None):
+            return {"answer": self.unanswered.pop(0).decode()}
+
+    tests = [SimpleNamespace(kind="search", id=name, request=name.encode(), check=None)
+             for name in ("t1", "t2", "a-long-one", "t4")]
+    run = ExerciseRun("minimax", tests, file="minimax.py")
+    sandbox = OneAhead()
+    Runner(Limits())._answer_all(sandbox, run)
+    assert run.replies == {t.id: {"answer": t.id} for t in tests}
+    assert sandbox.log == [("ahead", b"t1"), ("ahead", b"t2"), ("send", b"a-long-one"), ("ahead", b"t4")]
+
+
+def test_a_mutant_that_raises_is_named_by_its_error():
+    # A mutant's search can raise where the student's raised too: the mistake is named on that evidence.
+    from types import SimpleNamespace
+
+    from grader.mistakes import MistakeNamer, for_exercise
+
+    def raises(module):
+        raise ValueError("boom")
+
+    test = SimpleNamespace(id="alphabeta/public/t", source="public", nameable=True, run_in_process=raises)
+    graded = [SimpleNamespace(test=test, signature=("error", "ValueError"))]
+    namer = MistakeNamer(True)
+    assert namer.name("alphabeta", graded) == [m.id for m in for_exercise("alphabeta")]
+    assert namer.name("alphabeta", [SimpleNamespace(test=test, signature=("error", "KeyError"))]) == []
 
 
 def test_a_name_added_to_the_recorders_classes_or_a_changed_game_is_tampering():

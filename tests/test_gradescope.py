@@ -81,7 +81,7 @@ def test_a_packed_hand_in_uploaded_to_gradescope_is_checked_against_its_manifest
                                                                                 monkeypatch):
     """Gradescope unzips the uploaded zip into submission/: the manifest is checked, but not the student id (Gradescope
     names the submission by e-mail)."""
-    from grader.release import build_student_edition
+    from authoring.release import build_student_edition
 
     edition = tmp_path / "edition"
     build_student_edition(edition)

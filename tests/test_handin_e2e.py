@@ -16,7 +16,7 @@ import pytest
 
 from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
-from grader.pack import MANIFEST
+from abkit.manifest import MANIFEST
 from tests.test_release import normalised, solution_blocks
 
 EXERCISES = ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering")
@@ -44,7 +44,7 @@ def hidden_secrets() -> list[tuple[str, str]]:
 
 
 def test_done_means_pack_in_the_edition_and_grade_the_hand_in(abkit, tmp_path, monkeypatch):
-    from grader.release import build_student_edition
+    from authoring.release import build_student_edition
 
     monkeypatch.delenv("ABKIT_COURSE", raising=False)
     edition = tmp_path / "edition"
@@ -97,7 +97,7 @@ def test_done_means_pack_in_the_edition_and_grade_the_hand_in(abkit, tmp_path, m
 
 @pytest.mark.parametrize("lang, words", [("en", "no student id is kept yet"), ("ko", "저장된 학번이 없고")])
 def test_pack_in_the_edition_without_a_terminal_or_an_id(tmp_path, lang, words):
-    from grader.release import build_student_edition
+    from authoring.release import build_student_edition
 
     edition = tmp_path / "edition"
     build_student_edition(edition)

@@ -10,9 +10,9 @@ from html import unescape
 
 import pytest
 
-from grader.handouts import build
-from grader.handouts.content import build_document, outline
-from grader.handouts.words import words
+from handouts import build
+from handouts.content import build_document, outline
+from handouts.words import words
 
 MARGIN_TOP, MARGIN_BOTTOM = 57, 62  # points: typst's 2 cm top and 2.2 cm bottom margins
 

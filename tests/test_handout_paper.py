@@ -9,8 +9,8 @@ import re
 import pytest
 
 from abkit.randomtree import order
-from grader.handouts.content import build_document, exercise_tree, outline
-from grader.handouts.render import render_typst
+from handouts.content import build_document, exercise_tree, outline
+from handouts.render import render_typst
 from figure_geometry import elements, mm, point_segment_distance, segment_hits_rect, segments, size
 
 A4_WIDTH_MM = 210

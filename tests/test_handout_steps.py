@@ -14,8 +14,8 @@ import pytest
 from abkit.fixture import load_fixture
 from abkit.game import CHANCE
 from abkit.loading import FIXTURES, PUBLIC_FIXTURES
-from grader.handouts import content
-from grader.handouts.content import build_document, exercise_tree, outline, step_events, trace_of
+from handouts import content
+from handouts.content import build_document, exercise_tree, outline, step_events, trace_of
 from pseudocode import gfg_search, pseudocode_rows
 
 STUDENTS = [""] + [f"student-{n:02d}" for n in range(1, 40)]

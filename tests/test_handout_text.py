@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from grader.handouts import words
-from grader.handouts.content import build_document
-from grader.info import load_info
+from handouts import words
+from handouts.content import build_document
+from abkit.info import load_info
 from abkit.loading import EXERCISES
 
 #: ASCII where print wants a sign: <=, >=, and a hyphen starting a number (not inside a word or a range)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from grader.handouts.content import build_document, exercise_tree, outline, trace_of
-from grader.handouts.exercises import difficulty
+from handouts.content import build_document, exercise_tree, outline, trace_of
+from handouts.exercises import difficulty
 from pseudocode import measures
 
 STUDENTS = [""] + [f"s{n:03d}" for n in range(1, 40)]

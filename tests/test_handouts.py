@@ -15,13 +15,13 @@ from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import PUBLIC_FIXTURES
 from abkit.trace import pruned_subtrees
 from abkit.tree import Tree
-from grader.errors import UsageError
-from grader.handouts import build, jobs, parse_langs, read_students
-from grader.handouts import content, fonts, render, words
-from grader.handouts.content import (build_document, exercise_tree, final_iteration, outline, seed_for,
+from abkit.errors import UsageError
+from handouts import build, jobs, parse_langs, read_students
+from handouts import content, fonts, render, words
+from handouts.content import (build_document, exercise_tree, final_iteration, outline, seed_for,
                                      step_events, trace_of)
-from grader.reference import reference_trace
-from grader.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
+from abkit.reference import reference_trace
+from stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
 
 SEED_KIM_EX1 = 235349598443848
 CUT = re.compile(r'<g class="cut" data-node="([^"]+)"')
@@ -542,12 +542,12 @@ def test_review_command(abkit, monkeypatch, messages):
     assert abkit("handouts", "review", "--stamp", "no.such", "--lang", "en").status == 2
 
 
-@pytest.mark.parametrize("module", [content, render, words, __import__("grader.handouts", fromlist=["x"]),
-                                    __import__("grader.svgtree", fromlist=["x"]),
-                                    __import__("grader.papertree", fromlist=["x"]),
-                                    __import__("grader.typeset", fromlist=["x"]),
-                                    __import__("grader.handouts.exercises", fromlist=["x"]),
-                                    __import__("grader.handouts.trees", fromlist=["x"])])
+@pytest.mark.parametrize("module", [content, render, words, __import__("handouts", fromlist=["x"]),
+                                    __import__("stepthrough.svgtree", fromlist=["x"]),
+                                    __import__("handouts.papertree", fromlist=["x"]),
+                                    __import__("stepthrough.typeset", fromlist=["x"]),
+                                    __import__("handouts.exercises", fromlist=["x"]),
+                                    __import__("handouts.trees", fromlist=["x"])])
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

@@ -49,7 +49,7 @@ def test_message_renders_nested_messages_and_falls_back():
 
 
 @pytest.mark.parametrize("name", ["abkit.i18n", "abkit.game", "abkit.tree", "abkit.trace", "abkit.tictactoe",
-                                  "grader.textree"])
+                                  "abkit.textree"])
 def test_doctests(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0

@@ -17,7 +17,7 @@ import yaml
 from abkit.fixture import load_fixture
 from abkit.i18n import catalogue, fill
 from abkit.loading import EXERCISES, FIXTURES, KIT_ROOT
-from grader.handouts.words import english, words
+from handouts.words import english, words
 from korean_text import (VALUES, bare_particles, english_sentences, glossary, glossary_violations, particle_fields,
                          value_joins, wrong_joins)
 from test_korean import node_names
@@ -62,7 +62,7 @@ def korean_templates() -> dict[str, tuple[str, str]]:
         for node, note in fixture.notes.items():
             if note.get("ko"):
                 texts[f"fixture:{path.stem}.notes.{node}"] = (note["ko"], note.get("en", ""))
-    readme = (KIT_ROOT / "grader" / "course_readme.md").read_text(encoding="utf-8")
+    readme = (KIT_ROOT / "authoring" / "course_readme.md").read_text(encoding="utf-8")
     if "\n## 새 학기" in readme:
         english_part, korean_part = readme.split("\n## 새 학기", 1)
         texts["course_readme"] = ("## 새 학기" + korean_part, english_part)
@@ -212,7 +212,7 @@ def document_texts(document) -> list[str]:
 @pytest.fixture(scope="module")
 def korean_documents():
     """The Korean handout, answer key, and the sheets and keys of ten students' variants."""
-    from grader.handouts.content import build_document
+    from handouts.content import build_document
 
     documents = [build_document("ko", "handout"), build_document("ko", "answer_key")]
     for n in range(10):
@@ -329,8 +329,8 @@ def test_the_korean_pdfs_break_lines_between_words_only(tmp_path_factory):
     import shutil
     import subprocess
 
-    from grader.handouts import build, jobs
-    from grader.handouts.content import build_document
+    from handouts import build, jobs
+    from handouts.content import build_document
 
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext is not installed (poppler-utils); cannot read the PDF")
@@ -350,8 +350,8 @@ def test_the_korean_pdfs_break_lines_between_words_only(tmp_path_factory):
 
 
 def test_the_korean_html_breaks_lines_between_words_only():
-    from grader.handouts.content import build_document
-    from grader.handouts.render import render_html
+    from handouts.content import build_document
+    from handouts.render import render_html
 
     html = render_html(build_document("ko", "handout"))
     assert '<html lang="ko">' in html
@@ -444,7 +444,7 @@ def test_help_fits_80_columns_by_display_width(lang, monkeypatch):
 def test_the_handout_ends_with_the_glossary_in_both_languages():
     """The last section prints glossary.yaml: every entry's English term, the kit's Korean term and the seed's."""
     from abkit.i18n import glossary as kit_glossary
-    from grader.handouts.content import build_document
+    from handouts.content import build_document
 
     entries = kit_glossary()
     for lang in ("en", "ko"):

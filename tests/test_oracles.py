@@ -15,7 +15,7 @@ from abkit.game import MAX, MIN
 from abkit.randomtree import random_tree
 from abkit.tictactoe import EMPTY, TicTacToe
 from abkit.tree import Tree, TreeGame
-from grader.reference import reference_trace
+from abkit.reference import reference_trace
 
 RULES = pytest.mark.parametrize("rule", [True, False], ids=["aima", "cs188"])
 

@@ -10,8 +10,8 @@ import pytest
 
 from abkit.fixture import load_fixture
 from abkit.loading import PUBLIC_FIXTURES
-from grader.ordering_lab import knuth_moore, leaves, measure, plot_svg, table
-from grader.reference import reference, reference_trace
+from handouts.ordering_lab import knuth_moore, leaves, measure, plot_svg, table
+from abkit.reference import reference, reference_trace
 
 
 @pytest.mark.parametrize("b,d", [(2, 1), (2, 5), (3, 3), (3, 6), (4, 4)])

@@ -15,9 +15,11 @@ import pytest
 
 from abkit import __version__
 from abkit.loading import SOLUTIONS
-from grader import pack as packing
-from grader.handin import handin_cell, parse_manifest, BadManifest
-from grader.pack import MANIFEST, STUDENT_FILE
+from studentloop import pack as packing
+from grader.handin import handin_cell
+from abkit.manifest import BadManifest, parse_manifest
+from abkit.manifest import MANIFEST
+from studentloop.pack import STUDENT_FILE
 from grader.reports import histogram_svg, score_bins
 
 EXERCISES = ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering")
@@ -25,7 +27,7 @@ EXERCISES = ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering
 
 @pytest.fixture(scope="module")
 def edition(tmp_path_factory):
-    from grader.release import build_student_edition
+    from authoring.release import build_student_edition
 
     out = tmp_path_factory.mktemp("pack") / "edition"
     build_student_edition(out)

@@ -17,7 +17,8 @@ import types
 import pytest
 
 from abkit.loading import EXERCISES, KIT_ROOT, SOLUTIONS
-from grader import cli, limits, watch
+from grader import cli
+from studentloop import limits, watch
 
 INFO = (EXERCISES / "info.yaml").read_text(encoding="utf-8")
 MINIMAX_ONLY = INFO.split("  - name: alphabeta\n")[0]
@@ -150,7 +151,7 @@ def test_where_the_system_takes_a_memory_limit_a_runaway_search_meets_memory_err
 
 REFUSED = """
     import resource
-    import grader.limits
+    import studentloop.limits
 
     class Refusing:
         def __getattr__(self, name):
@@ -159,7 +160,7 @@ REFUSED = """
         def setrlimit(self, which, limits):
             raise ValueError("current limit exceeds maximum limit")  # as macOS says for RLIMIT_AS
 
-    grader.limits._resource = lambda: Refusing()
+    studentloop.limits._resource = lambda: Refusing()
 """
 
 
@@ -176,7 +177,7 @@ def test_a_refused_limit_is_named_and_a_watchdog_stops_the_search(tmp_path):
 
 
 def test_without_a_resource_module_tracemalloc_watches_and_says_so(tmp_path):
-    proc = check_in_a_process(tmp_path, "import grader.limits\ngrader.limits._resource = lambda: None\n")
+    proc = check_in_a_process(tmp_path, "import studentloop.limits\nstudentloop.limits._resource = lambda: None\n")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert ("Memory: this system sets no resource limits (Python has no resource module here), so abkit check "
             "watches the memory from a thread instead (tracemalloc)") in proc.stdout

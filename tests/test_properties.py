@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from abkit.game import MAX, MIN
 from abkit.tree import TreeGame, backed_up_values, from_nested
-from grader.reference import reference, reference_trace
+from abkit.reference import reference, reference_trace
 
 leaf = st.one_of(st.integers(-5, 5), st.sampled_from([-2.5, 0.5, 1.25]))
 nested = st.recursive(leaf, lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=40)

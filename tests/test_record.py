@@ -13,7 +13,7 @@ from abkit.loading import PUBLIC_FIXTURES, SOLUTIONS, load_module
 from abkit.tictactoe import TicTacToe
 from abkit.trace import Call, Trace, counted_search, root_value, traced_call, traced_search
 from abkit.tree import TreeGame
-from grader.judge import passes, signature
+from abkit.judge import passes, signature
 
 FIG = load_fixture(PUBLIC_FIXTURES / "aima-fig-5-2.yaml")  # A: B(3 12 8) C(2 4 6) D(14 5 2); value 3, action B
 MIN_ROOT = load_fixture(PUBLIC_FIXTURES / "min-root.yaml")

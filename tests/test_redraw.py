@@ -12,9 +12,9 @@ from abkit.coursefolder import chosen_course, course_id
 from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT
 from abkit.randomtree import random_tree
-from grader import redraw
-from grader.course import init_course
-from grader.verify import verify_fixture
+from authoring import redraw
+from authoring.course import init_course
+from authoring.verify import verify_fixture
 
 PUBLISHED = {load_fixture(p).id: load_fixture(p) for p in fixture_paths([HIDDEN_FIXTURES])}
 

@@ -1,4 +1,4 @@
-"""Step-through pages (grader/stepthrough) without a browser: the steps held against the traces they come from,
+"""Step-through pages (stepthrough) without a browser: the steps held against the traces they come from,
 the first difference, the pages' safety, and the commands that write them. tests/test_stepthrough_browser.py
 drives the same pages in a real browser."""
 
@@ -20,13 +20,13 @@ from abkit.game import CHANCE, MAX, MIN
 from abkit.loading import KIT_ROOT, load_module
 from abkit.trace import Trace, traced_search
 from abkit.tree import TreeGame
-from grader.compare import compare
+from abkit.compare import compare
 from grader.mistakes import BY_ID, CATALOGUE, mutant
-from grader.reference import reference_trace
-from grader.stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
-from grader.stepthrough.practice import practice_answers, practice_tree, search, variant_tree
-from grader.stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
-from grader.textree import fmt
+from abkit.reference import reference_trace
+from stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
+from handouts.practice import practice_answers, practice_tree, search, variant_tree
+from stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
+from abkit.textree import fmt
 
 PUBLIC = KIT_ROOT / "fixtures" / "public"
 ALGORITHMS = ("alphabeta", "minimax", "cutoff", "expectimax", "ordering")
@@ -252,8 +252,8 @@ def test_a_page_escapes_whatever_the_students_trace_holds():
     student = Trace("alphabeta", "A", visited=["A", "B", evil], evaluated=[evil], action=evil, value=3,
                     error=f"ValueError: {evil}")
     expected = expected_trace(fx, "alphabeta")
-    from grader.feedback import TestResult
-    from grader.stepthrough.page import student_page
+    from abkit.feedback import TestResult
+    from stepthrough.page import student_page
 
     result = TestResult("alphabeta", f"alphabeta/{evil}", {"en": evil}, "error", compare(student, expected, fx.tree),
                         student, expected, fx.tree)
@@ -438,7 +438,7 @@ def test_regrading_removes_the_pages_of_tests_that_pass_now(graded_class):
 
 
 def test_wants_page_only_for_failed_searches_on_trees():
-    from grader.feedback import TestResult
+    from abkit.feedback import TestResult
 
     fx = load_fixture(PUBLIC / "aima-fig-5-2.yaml")
     trace = expected_trace(fx, "alphabeta")
@@ -449,8 +449,8 @@ def test_wants_page_only_for_failed_searches_on_trees():
 
 
 def test_the_handout_html_steps_through_its_worked_examples_and_the_pdf_source_does_not():
-    from grader.handouts.content import build_document
-    from grader.handouts.render import render_html, render_typst
+    from handouts.content import build_document
+    from handouts.render import render_html, render_typst
 
     for lang in ("en", "ko"):
         document = build_document(lang, "handout")

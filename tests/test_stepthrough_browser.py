@@ -27,14 +27,14 @@ from abkit.loading import KIT_ROOT
 from abkit.randomtree import random_tree
 from abkit.trace import traced_search
 from abkit.tree import TreeGame
-from grader.compare import compare
-from grader.feedback import TestResult
+from abkit.compare import compare
+from abkit.feedback import TestResult
 from grader.mistakes import mutant
-from grader.reference import reference_trace
-from grader.stepthrough.page import student_page, trace_page
-from grader.stepthrough.practice import practice_page, practice_tree, search
-from grader.stepthrough.steps import steps_of
-from grader.textree import fmt
+from abkit.reference import reference_trace
+from stepthrough.page import student_page, trace_page
+from handouts.practice import practice_page, practice_tree, search
+from stepthrough.steps import steps_of
+from abkit.textree import fmt
 
 PUBLIC = KIT_ROOT / "fixtures" / "public"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -26,7 +26,7 @@ from abkit.trace import Trace, TracingGame
 from abkit.tree import Tree, TreeGame, from_nested
 from grader.batch import grade_batch
 from grader.mistakes import BY_ID, CATALOGUE, mutant
-from grader.reference import reference
+from abkit.reference import reference
 from grader.rubric import load_rubric
 from grader.sandbox import Limits
 from styles_harness import (ALGORITHM_OF, STYLES, Case, all_cases, correct_styles, first_difference, load,

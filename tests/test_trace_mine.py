@@ -13,9 +13,9 @@ import pytest
 
 from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import EXERCISES, PUBLIC_FIXTURES, SOLUTIONS
-from grader import fixturetrace
-from grader.reference import reference_trace
-from grader.textree import render_summary, render_tree
+from studentloop import fixturetrace
+from abkit.reference import reference_trace
+from abkit.textree import render_summary, render_tree
 from helpers import STRICT, edited
 
 AIMA = PUBLIC_FIXTURES / "aima-fig-5-2.yaml"

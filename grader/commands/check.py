@@ -18,8 +18,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from ..report import check
-    from ..textree import glyphs_for
+    from studentloop.report import check
+    from abkit.textree import glyphs_for
 
     def emit(line: str) -> None:  # each line as soon as it is known: a search that does not end is told at once
         print(line, flush=True)
@@ -30,7 +30,7 @@ def run(args) -> int:
     if results is not None:
         from pathlib import Path
 
-        from ..stepthrough.page import write_pages
+        from stepthrough.page import write_pages
 
         written = write_pages(results, Path(args.html), args.lang)
         print(t("check.html_written", args.lang, count=len(written), out=args.html))

@@ -6,15 +6,11 @@ import json
 import sys
 from pathlib import Path
 
-from abkit.coursefolder import current_course
+from abkit.coursefolder import current_course, same_course
+from abkit.errors import UsageError
 from abkit.fixture import FixtureError, fixture_paths, load_fixture
 from abkit.i18n import t
 from abkit.randomtree import ORDERINGS, GenerationError
-
-from ..course import same_course
-from ..errors import UsageError
-from ..fixturegen import add_windows, generate
-from ..verify import verify_fixture
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -58,6 +54,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run_verify(args) -> int:
+    from authoring.verify import verify_fixture  # the reference solutions load only when a command runs
+
     same_course(args.paths)
     paths = fixture_paths(args.paths or [current_course().fixtures])
     if not paths:
@@ -80,6 +78,8 @@ def run_verify(args) -> int:
 
 
 def run_expect(args) -> int:
+    from authoring.fixturegen import add_windows
+
     same_course(args.paths)
     paths = fixture_paths(args.paths or [current_course().fixtures])
     for path in paths:
@@ -89,7 +89,7 @@ def run_expect(args) -> int:
 
 
 def run_redraw(args) -> int:
-    from ..redraw import new_seed, redraw_hidden
+    from authoring.redraw import new_seed, redraw_hidden
 
     seed = args.seed if args.seed is not None else new_seed()
     folder = current_course().hidden_fixtures
@@ -105,6 +105,8 @@ def _show(value) -> str:
 
 
 def run_generate(args) -> int:
+    from authoring.fixturegen import generate
+
     if args.branching < 1 or args.depth < 0 or args.count < 1:
         raise UsageError("fixtures.generate.bad_shape")
     if args.branching ** args.depth > 1_000_000:

@@ -9,9 +9,8 @@ import sys
 import threading
 from pathlib import Path
 
+from abkit.errors import UsageError
 from abkit.i18n import t
-
-from ..errors import UsageError
 
 #: the sandbox waits on pipes with select() and ends process groups: POSIX systems only (not Windows itself)
 GRADES_HERE = os.name != "nt"
@@ -33,11 +32,11 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     # the grading machinery loads when a batch runs, so that 'abkit check' starts fast
-    from ..batch import Progress, grade_batch
-    from ..rubric import RubricError, load_rubric
-    from ..safetext import terminal
-    from ..sandbox import Limits
-    from ..submissions import SubmissionsError
+    from grader.batch import Progress, grade_batch
+    from grader.rubric import RubricError, load_rubric
+    from grader.safetext import terminal
+    from grader.sandbox import Limits
+    from grader.submissions import SubmissionsError
 
     if args.timeout is None:
         args.timeout = Limits.test_seconds

@@ -5,16 +5,15 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from abkit.errors import UsageError
 from abkit.i18n import t
-
-from ..errors import UsageError
 
 # The builder (jinja2, typst) is imported when a handouts command runs, not when abkit starts.
 
 
 def add_course(parser, lang: str) -> None:
     """``--course`` on a parser that does not take the common ``--lang`` (see :func:`grader.cli.add_course`)."""
-    from ..cli import add_course as add
+    from grader.cli import add_course as add
 
     add(parser, lang, argparse.SUPPRESS)
 
@@ -45,7 +44,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run_build(args) -> int:
-    from ..handouts import build, parse_langs, read_students
+    from handouts import build, parse_langs, read_students
 
     langs = parse_langs(args.langs or args.lang_option or "ko,en")
     formats = tuple(dict.fromkeys(f.strip() for f in args.formats.split(",") if f.strip()))
@@ -60,7 +59,7 @@ def run_build(args) -> int:
 
 
 def run_review(args) -> int:
-    from ..handouts.words import review, stamp
+    from handouts.words import review, stamp
 
     if args.stamp or args.stamp_all:
         keys = list(args.stamp) or review().stale

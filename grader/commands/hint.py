@@ -16,9 +16,9 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from ..errors import UsageError
-    from ..limits import MemoryGuard
-    from ..report import chosen, current, exercise_runs, find_course
+    from abkit.errors import UsageError
+    from studentloop.limits import MemoryGuard
+    from studentloop.report import chosen, current, exercise_runs, find_course
 
     course, folder = find_course(args.exercises)
     name, count = args.exercise, args.count

@@ -17,8 +17,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from ..course import init_course
-    from ..redraw import new_seed
+    from authoring.course import init_course
+    from authoring.redraw import new_seed
 
     seed = args.seed if args.seed is not None else new_seed()
     written = init_course(args.folder, seed)

@@ -23,8 +23,8 @@ def register(sub, lang: str, add_lang) -> None:
 def run(args) -> int:
     from abkit.coursefolder import current_course
 
-    from ..errors import UsageError
-    from ..pack import STUDENT_FILE, pack, store_id, stored_id, valid_id
+    from abkit.errors import UsageError
+    from studentloop.pack import STUDENT_FILE, pack, store_id, stored_id, valid_id
 
     root = current_course().root
     student = valid_id(args.student) if args.student is not None else stored_id(root)
@@ -47,8 +47,8 @@ def run(args) -> int:
 
 def _ask(lang: str) -> str:
     """The student id, typed at the prompt (asked again when it cannot name a student)."""
-    from ..errors import UsageError
-    from ..pack import valid_id
+    from abkit.errors import UsageError
+    from studentloop.pack import valid_id
 
     for attempt in range(ASKS):
         try:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from abkit.errors import UsageError
 from abkit.i18n import t
-
-from ..errors import UsageError
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -24,8 +23,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from ..stepthrough.page import write_page as write
-    from ..stepthrough.practice import check_shape, practice_page, practice_tree, variant_tree
+    from stepthrough.page import write_page as write
+    from handouts.practice import check_shape, practice_page, practice_tree, variant_tree
 
     check_shape(args.b, args.d)
     if args.low > args.high:
@@ -37,7 +36,7 @@ def run(args) -> int:
         write(args.out, practice_page(tree, rule, args.lang, args.seed, shape))
         print(t("practice.wrote", args.lang, path=args.out))
         return 0
-    from ..handouts import read_students
+    from handouts import read_students
 
     students = read_students(args.variants)
     for student in students:
@@ -53,7 +52,7 @@ def course_rule() -> bool:
     """The course's cut-off rule (its exercises' ``info.yaml``; AIMA's when there is none)."""
     from abkit.coursefolder import current_course
 
-    from ..info import load_info
+    from abkit.info import load_info
 
     info = current_course().exercises / "info.yaml"
     return load_info(info).prune_on_equality if info.is_file() else True

@@ -15,7 +15,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from ..release import build_student_edition
+    from authoring.release import build_student_edition
 
     written = build_student_edition(args.out, handouts=args.handouts)
     print(t("release.wrote", args.lang, count=len(written), path=args.out))

@@ -15,8 +15,8 @@ def register(sub, lang: str, add_lang) -> None:
 def run(args) -> int:
     from abkit.coursefolder import current_course
 
-    from ..info import load_info
-    from ..stubs import drifted, stub_pairs
+    from abkit.info import load_info
+    from authoring.stubs import drifted, stub_pairs
 
     course = current_course()
     pairs = stub_pairs(course.solutions, course.exercises, load_info(course.exercises / "info.yaml").names())

@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import sys
 
+from abkit.errors import UsageError
 from abkit.fixture import load_fixture
 from abkit.i18n import t
-
-from ..errors import UsageError
-from ..textree import glyphs_for, render_summary, render_tree
+from abkit.textree import glyphs_for, render_summary, render_tree
 
 
 def register(sub, lang: str, add_lang) -> None:
@@ -27,8 +26,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from ..course import same_course
-    from ..fixturetrace import default_algorithm, search_trace, summary
+    from abkit.coursefolder import same_course
+    from studentloop.fixturetrace import default_algorithm, search_trace, summary
 
     same_course([args.file])
     fixture = load_fixture(args.file)
@@ -66,7 +65,7 @@ def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
     """``--html OUT.html``: the search as a step-through page (a game tree only)."""
     from pathlib import Path
 
-    from ..stepthrough.page import trace_page, write_page
+    from stepthrough.page import trace_page, write_page
 
     if fixture.tree is None:
         raise UsageError("trace.html_needs_tree", path=args.file)
@@ -81,8 +80,8 @@ def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
 def _mine(args, fixture, algorithm: str) -> int:
     """The student's search on the fixture: their tree with the expected path's differences marked, the first
     difference and the values; exit 0 when it does what the pseudocode does, 1 when not."""
-    from ..feedback import render_result
-    from ..fixturetrace import mine
+    from abkit.feedback import render_result
+    from studentloop.fixturetrace import mine
 
     if args.json or args.rule is not None:
         raise UsageError("trace.mine.options")

@@ -19,10 +19,10 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args, sleep=None) -> int:
-    from ..errors import UsageError
-    from ..report import check, chosen, find_course
-    from ..textree import glyphs_for
-    from ..watch import clear_screen, watch
+    from abkit.errors import UsageError
+    from studentloop.report import check, chosen, find_course
+    from abkit.textree import glyphs_for
+    from studentloop.watch import clear_screen, watch
 
     course, folder = find_course(args.exercises)
     chosen(course, args.exercise)

@@ -1,0 +1,327 @@
+"""A student's trace held against the expected one: findings that name the node, the window, the cut.
+
+Both ``abkit check`` and ``abkit grade`` turn these findings into feedback. The
+expected trace comes from the reference (grading) or from the fixture alone
+(:func:`abkit.expected.expected_trace`, in the student edition). Findings are
+sorted by when they happen in the search, so the first one is where the
+student's search first leaves the pseudocode's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from abkit.game import CHANCE, MAX, MIN
+from abkit.i18n import Message
+from abkit.textree import cut_holds, fmt, key
+from abkit.trace import Trace, error_name
+from abkit.tree import Tree
+
+#: at the same time, the order events happen in: a call is entered (window), evaluates (evaluated), returns,
+#: then the next node is generated (missed_cut, extra_cut, order, duplicate); the root's value and action last
+KINDS = ("error", "window", "evaluated", "return", "missed_cut", "extra_cut", "order", "duplicate", "value", "action",
+         "nodes", "leaves", "orders", "game")
+
+
+@dataclass
+class Finding:
+    """One way the student's search differs from the expected one.
+
+    kind: one of ``KINDS``; node: where it happens (``None`` for the root's value/action);
+    time: how many nodes had been generated when it happened (for ordering);
+    message: what to tell the student, rendered later in their language.
+    """
+
+    kind: str
+    node: object
+    time: int
+    message: Message
+    details: dict = field(default_factory=dict)
+
+
+def same_number(a: object, b: object) -> bool:
+    if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
+        return a == b
+    if math.isnan(a) or math.isnan(b):
+        return False
+    return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+
+
+def compare(student: Trace, expected: Trace, tree: Tree, prune_on_equality: bool = True) -> list[Finding]:
+    """Every difference between the two traces, earliest first (empty: the student's search is exact).
+
+    Judged on what the game recorded (generated, evaluated), the action and ``Trace.value``; the windows and
+    values of the recorded MAX-VALUE/MIN-VALUE calls add findings only when both traces'
+    :meth:`~abkit.trace.Trace.windows_complete`. States that cannot be set members are compared by their text.
+    """
+    student, expected = _hashable(student), _hashable(expected)
+    findings: list[Finding] = []
+    if student.error is not None:
+        findings.append(Finding("error", None, len(student.visited),
+                                Message("compare.error", error=error_name(student.error))))
+    divergence = _generation(student, expected, tree, prune_on_equality)
+    if divergence and student.error is not None and divergence.kind == "extra_cut" and \
+            student.visited == expected.visited[:len(student.visited)]:
+        divergence = None  # it stopped because it raised: the error finding says so
+    if divergence:
+        findings.append(divergence)
+    if student.windows_complete() and expected.windows_complete():
+        findings.extend(_calls(student, expected, tree, limit=divergence.time if divergence else None))
+    if not divergence:
+        evaluated = _evaluated(student, expected, tree)
+        if evaluated:
+            findings.append(evaluated)
+    end = len(student.visited) + 1
+    if student.error is None and not same_number(student.value, expected.value):
+        findings.append(Finding("value", None, end, _value_message(student, expected, tree)))
+    if student.error is None and student.action != expected.action:
+        findings.append(Finding("action", None, end, Message("compare.action", got=_name(student.action),
+                                                               want=_name(expected.action))))
+    return _in_search_order(findings)
+
+
+def _in_search_order(findings: list[Finding]) -> list[Finding]:
+    """Earliest first; at the same time, in the order of ``KINDS``, except that a node that skips its next child
+    does so before it returns (an extra cut precedes the same node's return)."""
+    order = {kind: k for k, kind in enumerate(KINDS)}
+    ranked = sorted(findings, key=lambda f: (f.time, order[f.kind]))
+    for k in range(len(ranked) - 1):
+        a, b = ranked[k], ranked[k + 1]
+        if a.kind == "return" and b.kind == "extra_cut" and a.time == b.time and a.node == b.node:
+            ranked[k], ranked[k + 1] = b, a
+    return ranked
+
+
+def _value_message(student: Trace, expected: Trace, tree: Tree) -> Message:
+    """The root's value against the expected one; a call made directly on an inner node is named by its node."""
+    if student.root != tree.root and student.root in tree:
+        key_ = "compare.return_chance" if tree.players().get(student.root) == CHANCE else "compare.return"
+        return Message(key_, node=student.root, got=shown(student.value), want=shown(expected.value))
+    return Message("compare.value", got=shown(student.value), want=shown(expected.value))
+
+
+def compare_counts(student: Trace, expected: Trace) -> list[Finding]:
+    """Differences in what a search on a whole game (tic-tac-toe) is judged by: value, action, node and leaf counts.
+
+    ``expected`` may be a :class:`~abkit.trace.CountedTrace`; a count it does not know (``None``) is not compared.
+    """
+    end = student.nodes or 0
+    if student.error is not None:
+        return [Finding("error", None, end, Message("compare.error", error=error_name(student.error)))]
+    findings = []
+    if not same_number(student.value, expected.value):
+        findings.append(Finding("value", None, end, Message("compare.value", got=shown(student.value),
+                                                             want=shown(expected.value))))
+    if student.action != expected.action:
+        findings.append(Finding("action", None, end, Message("compare.action", got=_name(student.action),
+                                                               want=_name(expected.action))))
+    if expected.nodes is not None and student.nodes != expected.nodes:
+        findings.append(Finding("nodes", None, end, Message("compare.nodes", got=student.nodes, want=expected.nodes)))
+    if expected.leaves is not None and student.leaves != expected.leaves:
+        findings.append(Finding("leaves", None, end, Message("compare.leaves", got=student.leaves, want=expected.leaves)))
+    return findings
+
+
+def compare_order(node: object, player: str, got: object, want: list) -> Finding | None:
+    """``ordered_actions`` on ``node`` returned ``got``; the finding when it is not ``want`` (else ``None``)."""
+    if isinstance(got, (list, tuple)) and list(got) == list(want):
+        return None
+    shown = ", ".join(map(str, got)) if isinstance(got, (list, tuple)) else _name(got)
+    return Finding("orders", node, 0, Message("compare.orders", node=node, player=player, got=shown,
+                                              want=", ".join(map(str, want)),
+                                              rule=Message(f"compare.orders_{'max' if player == MAX else 'min'}")))
+
+
+def _name(value: object) -> str:
+    return "None" if value is None else str(value)
+
+
+def shown(value: object) -> str:
+    """A value a function returned, as a student writes it: ``None`` when it returned None (never ``?``)."""
+    return "None" if value is None else fmt(value)
+
+
+def _hashable(trace: Trace) -> Trace:
+    """``trace`` itself, or a copy whose generated and evaluated states can be set members (odd data)."""
+    visited, evaluated = [key(n) for n in trace.visited], [key(n) for n in trace.evaluated]
+    if visited == list(trace.visited) and evaluated == list(trace.evaluated):
+        return trace
+    return replace(trace, visited=visited, evaluated=evaluated, _kids=None)
+
+
+# -- where the sequence of generated nodes first differs ----------------------
+
+def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Finding | None:
+    """Where the student's sequence of generated nodes first leaves the expected one, told in generated nodes.
+
+    What the student's search did is said from its ``visited`` alone; why the pseudocode does otherwise comes
+    from the expected trace (its windows and values), and a relation is stated only where it holds on them.
+    """
+    s, e = student.visited, expected.visited
+    i = next((k for k, (a, b) in enumerate(zip(s, e)) if a != b), min(len(s), len(e)))
+    if i == len(s) == len(e):
+        return None
+    got = s[i] if i < len(s) else None
+    want = e[i] if i < len(e) else None
+    parents = tree.parents()
+    did = _did(s, i)
+    if got is not None and got in s[:i] and s[:i + 1].count(got) > e.count(got):  # deepening: once per depth
+        return Finding("duplicate", got, i, Message("compare.duplicate", node=got))
+    if got is not None and got not in set(e):
+        parent = parents.get(got)
+        call = _call_before(expected, parent, i)
+        if call is not None and parent in set(expected.evaluated):  # EVAL at the depth limit, not a cut-off
+            return Finding("missed_cut", parent, i, Message("compare.depth_limit", did=did, node=parent,
+                                                             value=fmt(expected.calls[call].value)),
+                           {"generated": got})
+        if call is None:  # the parent is not on the expected path: the student left it earlier (odd data)
+            return Finding("missed_cut", got, i, Message("compare.extra_node", did=did, node=got))
+        return Finding("missed_cut", parent, i, Message("compare.missed_cut", did=did, state=_state(expected, call),
+                                                         why=_cut_reason(expected, call, tree, rule)),
+                       {"generated": got})
+    if got is not None and want is not None and parents.get(got) == parents.get(want):
+        key_ = "compare.order_best_first" if expected.algorithm == "ordering" else "compare.order"
+        return Finding("order", parents.get(want), i, Message(key_, node=parents.get(want), want=want, got=got))
+    parent = parents.get(want)
+    call = _call_before(expected, parent, i)
+    if call is None:  # want's parent is always on the expected path; odd data aside
+        return Finding("extra_cut", parent, i, Message("compare.extra_cut_plain", did=did, next=want),
+                       {"skipped": want})
+    return Finding("extra_cut", parent, i, Message("compare.extra_cut", did=did, state=_state(expected, call),
+                                                   why=_continue_reason(expected, call, want, rule), next=want),
+                   {"skipped": want})
+
+
+def _did(visited: list, i: int) -> Message:
+    """What the student's search generated at position ``i`` of ``visited`` (nothing, past its end)."""
+    if i >= len(visited):
+        return Message("compare.did_stop", prev=visited[-1]) if visited else Message("compare.did_nothing")
+    if i == 0:
+        return Message("compare.did_first", next=visited[0])
+    return Message("compare.did_after", prev=visited[i - 1], next=visited[i])
+
+
+def _call_before(trace: Trace, node: object, position: int) -> int | None:
+    """The latest call on ``node`` begun before ``visited[position]`` was generated (else its first call)."""
+    if node is None:
+        return None
+    calls = [k for k, c in enumerate(trace.calls) if c.node == node]
+    before = [k for k in calls if trace.calls[k].visited_at <= position]
+    return before[-1] if before else calls[0] if calls else None
+
+
+def _state(trace: Trace, index: int) -> Message:
+    call = trace.calls[index]
+    if call.alpha is None:
+        return Message("compare.state_minimax", node=call.node, player=call.player)
+    return Message("compare.state", node=call.node, player=call.player, alpha=fmt(call.alpha), beta=fmt(call.beta))
+
+
+def _children_so_far(trace: Trace, index: int, before: object = None) -> list:
+    kids = [trace.calls[k] for k in trace.children_of(index)]
+    if before is not None:
+        kids = kids[: next((j for j, c in enumerate(kids) if c.node == before), len(kids))]
+    return kids
+
+
+def _relation(player: str, rule: bool) -> tuple[str, str, str]:
+    """The cut-off test's relation and the bound's name at a MAX (MIN) node; the call field of the bound."""
+    if player == MAX:
+        return ("≥" if rule else ">"), "β", "beta"
+    return ("≤" if rule else "<"), "α", "alpha"
+
+
+def _cut_reason(trace: Trace, index: int, tree: Tree, rule: bool) -> Message:
+    """Why the expected search stopped at call ``index``: v reached the bound after its last child (when that holds)."""
+    call = trace.calls[index]
+    kids = _children_so_far(trace, index)
+    rest = ", ".join(str(c) for c in tree.children.get(call.node, ()) if c not in {k.node for k in kids})
+    if not kids or not cut_holds(call.player, call.value, call.alpha, call.beta, rule):
+        return Message("compare.cut_reason_plain", rest=rest)
+    relation, bound_name, field_ = _relation(call.player, rule)
+    return Message("compare.cut_reason", child=kids[-1].node, value=fmt(kids[-1].value), v=fmt(call.value),
+                   rel=relation, bound_name=bound_name, bound=fmt(getattr(call, field_)), rest=rest)
+
+
+def _continue_reason(trace: Trace, index: int, want: object, rule: bool) -> Message:
+    """Why the expected search went on to ``want`` at call ``index`` (no relation stated unless it holds)."""
+    call = trace.calls[index]
+    kids = _children_so_far(trace, index, before=want)
+    if not kids:
+        return Message("compare.first_child")
+    if call.alpha is None:
+        return Message("compare.minimax_continues")
+    values = [k.value for k in kids]
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) or call.player not in (MAX, MIN):
+        return Message("compare.goes_on")
+    v = max(values) if call.player == MAX else min(values)
+    if cut_holds(call.player, v, call.alpha, call.beta, rule):
+        return Message("compare.goes_on")
+    relation, bound_name, field_ = _relation(call.player, rule)
+    return Message("compare.no_cut_reason", child=kids[-1].node, value=fmt(kids[-1].value), v=fmt(v), rel=relation,
+                   bound_name=bound_name, bound=fmt(getattr(call, field_)))
+
+
+# -- windows and returned values of the calls both searches made ---------------
+
+def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> list[Finding]:
+    """The first call entered with another window, and the earliest call to return another value (same path only).
+
+    Only for traces whose calls are complete (one per generated node): the calls then pair up in order.
+    """
+    found: list[Finding] = []
+    wrong_returns: list[tuple[int, int, object, object]] = []
+    parents = tree.parents()
+    for k, (s, e) in enumerate(zip(student.calls, expected.calls)):
+        if s.node != e.node or (limit is not None and s.visited_at > limit):
+            break
+        if s.synthetic or e.synthetic:
+            continue
+        if not found and e.alpha is not None and not (same_number(s.alpha, e.alpha) and same_number(s.beta, e.beta)):
+            hint = _window_hint(s, e, parents.get(s.node) == tree.root)
+            found.append(Finding("window", s.node, s.visited_at,
+                                 Message("compare.window", node=s.node, sa=fmt(s.alpha), sb=fmt(s.beta),
+                                         ea=fmt(e.alpha), eb=fmt(e.beta), hint=hint)))
+        returned = s.returned_at is not None or s.value is not None
+        if returned and e.value is not None and not same_number(s.value, e.value):
+            wrong_returns.append((s.returned_at if s.returned_at is not None else s.visited_at, -k, s, e))
+    if wrong_returns:  # the first to return: the one that returned when fewest nodes were generated, the deepest
+        time, _, s, e = min(wrong_returns, key=lambda r: r[:2])
+        key_ = "compare.return_chance" if e.player == CHANCE else "compare.return"
+        found.append(Finding("return", s.node, time, Message(key_, node=s.node, got=shown(s.value), want=fmt(e.value))))
+    return found
+
+
+def _window_hint(s, e, child_of_root: bool) -> Message:
+    full = (-math.inf, math.inf)
+    if child_of_root and (s.alpha, s.beta) == full and (e.alpha, e.beta) != full:
+        return Message("compare.hint.root_passes")
+    if (s.alpha, s.beta) == full:
+        return Message("compare.hint.pass_down")
+    return Message("compare.hint.window")
+
+
+def _evaluated(student: Trace, expected: Trace, tree: Tree) -> Finding | None:
+    """The first state the two searches evaluate differently (UTILITY, or EVAL at a depth limit)."""
+    s, e = list(student.evaluated), expected.evaluated
+    if tree.is_leaf(tree.root) and s == [tree.root] and e == []:
+        return None  # UTILITY on a terminal root is allowed (contract §1)
+    if s == e:
+        return None
+    i = next((k for k, (a, b) in enumerate(zip(s, e)) if a != b), min(len(s), len(e)))
+    node = s[i] if i < len(s) else e[i]
+    time = student.visited.index(node) + 1 if node in student.visited else len(student.visited)
+    if i >= len(s):
+        message = Message("compare.evaluated_missing", fn=_function(tree, e[i]), want=e[i])
+    elif i >= len(e):
+        message = Message("compare.evaluated_extra", fn=_function(tree, s[i]), got=s[i])
+    else:
+        message = Message("compare.evaluated", fn=_function(tree, s[i]), got=s[i], want_fn=_function(tree, e[i]),
+                          want=e[i])
+    return Finding("evaluated", node, time, message)
+
+
+def _function(tree: Tree, node: object) -> str:
+    """UTILITY for a terminal state (or one not in the tree), EVAL for an inner node estimated at a depth limit."""
+    return "EVAL" if node in tree and not tree.is_leaf(node) else "UTILITY"

@@ -1,0 +1,138 @@
+"""The exercises' metadata file, ``exercises/info.yaml``: their order, titles, hints and tests.
+
+One file fixes the learner's path, as rustlings' ``info.toml`` does; the
+comment at its top documents every field. A file that cannot be used raises
+:class:`InfoError` with a translatable message (the CLI exits 2).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+from abkit.errors import UsageError
+from abkit.i18n import LANGS, Message, os_problem
+from abkit.yamlsafe import parser_problem
+
+RULES = {"aima": True, "cs188": False}
+ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
+#: algorithm -> the file of ``solutions/`` that implements it (the reference)
+SOLUTION_FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphabeta_cutoff.py",
+                  "expectimax": "expectimax.py", "ordering": "ordering.py"}
+
+
+class InfoError(UsageError):
+    """``exercises/info.yaml`` is missing a field or holds a wrong one."""
+
+    def __init__(self, path: Path, problem: str, /, **params: object) -> None:
+        super().__init__("info.bad", path=str(path), problem=Message(f"info.problem.{problem}", **params))
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One exercise.
+
+    name: its file stem (``exercises/<name>.py``); algorithm: the search its tests run;
+    functions: what the file must define; title and hints: per language (hints staged);
+    fixtures: glob patterns under ``fixtures/public/``; direct: also test
+    ``max_value``/``min_value`` called directly with narrow windows; play: also play whole
+    tic-tac-toe games with the exercise's search (against a seeded random player and itself).
+    """
+
+    name: str
+    algorithm: str
+    functions: tuple[str, ...]
+    title: dict[str, str]
+    hints: dict[str, list[str]]
+    fixtures: tuple[str, ...] = ("*.yaml",)
+    direct: bool = False
+    play: bool = False
+
+    @property
+    def file(self) -> str:
+        return f"{self.name}.py"
+
+    def label(self, lang: str) -> str:
+        return self.title.get(lang) or self.title.get("en") or self.name
+
+    def uses(self, fixture_file: str) -> bool:
+        """Whether the public fixture with this file name is one of this exercise's tests."""
+        return any(fnmatch.fnmatch(fixture_file, pattern) for pattern in self.fixtures)
+
+
+@dataclass(frozen=True)
+class Course:
+    """The whole file: the cut-off rule, the time limit per test, the exercises in order.
+
+    prune_on_equality: True for the AIMA rule, False for CS188's.
+    hidden: exercise name -> how many hidden trees grading adds (written by
+    ``abkit release``; in the full kit it is counted from ``fixtures/hidden/``).
+    memory_limit: megabytes the student's code may add while ``abkit check`` runs it (:mod:`studentloop.limits`).
+    """
+
+    prune_on_equality: bool
+    time_limit: float
+    exercises: tuple[Exercise, ...]
+    hidden: dict[str, int] = field(default_factory=dict)
+    memory_limit: float = 1024
+
+    @property
+    def rule(self) -> str:
+        return "aima" if self.prune_on_equality else "cs188"
+
+    def names(self) -> list[str]:
+        return [e.name for e in self.exercises]
+
+    def get(self, name: str) -> Exercise | None:
+        return next((e for e in self.exercises if e.name == name), None)
+
+
+def load_info(path: Path) -> Course:
+    """Read and check ``info.yaml`` at ``path``."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InfoError(path, "unreadable", reason=os_problem(error)) from None
+    except yaml.YAMLError as error:
+        raise InfoError(path, "unreadable", reason=parser_problem(error)) from None
+    if not isinstance(data, dict) or not isinstance(data.get("exercises"), list) or not data["exercises"]:
+        raise InfoError(path, "exercises")
+    rule = data.get("rule", "aima")
+    if rule not in RULES:
+        raise InfoError(path, "rule", rule=rule)
+    limit = data.get("time_limit", 2)
+    if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
+        raise InfoError(path, "time_limit", limit=limit)
+    memory = data.get("memory_limit", 1024)
+    if isinstance(memory, bool) or not isinstance(memory, (int, float)) or memory < 16:
+        raise InfoError(path, "memory_limit", limit=memory)
+    exercises = tuple(_exercise(path, k, entry) for k, entry in enumerate(data["exercises"], 1))
+    names = [e.name for e in exercises]
+    if len(set(names)) != len(names):
+        raise InfoError(path, "duplicate")
+    hidden = data.get("hidden") or {}
+    return Course(RULES[rule], float(limit), exercises, {str(k): int(v) for k, v in hidden.items()}, float(memory))
+
+
+def _exercise(path: Path, number: int, entry: object) -> Exercise:
+    """One entry of ``exercises:``, checked."""
+    if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].isidentifier():
+        raise InfoError(path, "name", number=number)
+    name = entry["name"]
+    if entry.get("algorithm") not in ALGORITHMS:
+        raise InfoError(path, "algorithm", name=name, choices=", ".join(ALGORITHMS))
+    hints = entry.get("hints") or {}
+    if not isinstance(hints, dict) or any(not isinstance(hints.get(lang), list) or not hints[lang] for lang in LANGS) \
+            or len({len(hints[lang]) for lang in LANGS}) != 1:
+        raise InfoError(path, "hints", name=name)
+    title = entry.get("title") or {}
+    if not isinstance(title, dict) or any(not isinstance(title.get(lang), str) for lang in LANGS):
+        raise InfoError(path, "title", name=name)
+    fixtures = entry.get("fixtures", ["*.yaml"])
+    return Exercise(entry["name"], entry["algorithm"], tuple(entry.get("functions") or ()), dict(title),
+                    {lang: [str(h) for h in hints[lang]] for lang in LANGS},
+                    tuple(fixtures if isinstance(fixtures, list) else [fixtures]), bool(entry.get("direct", False)),
+                    bool(entry.get("play", False)))

@@ -1,0 +1,60 @@
+"""``abkit init``: write a new course folder from the default course, with a README for the instructor."""
+
+from __future__ import annotations
+
+import re
+import secrets
+from pathlib import Path
+
+from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course, default_course,
+                                marker_text)
+from abkit.errors import UsageError
+from abkit.i18n import os_problem
+
+README = Path(__file__).with_name("course_readme.md")
+
+
+def init_course(folder: Path, seed: int | None = None) -> list[Path]:
+    """Write the default course into ``folder`` (new or empty) with its README, a course id of its own in its
+    marker, and hidden trees of its own drawn from ``seed`` (:mod:`authoring.redraw`; None keeps the kit's
+    published ones); returns the files written.
+
+    UsageError when ``folder`` exists and is not an empty folder, or cannot be written.
+    """
+    from authoring.redraw import redraw_hidden
+
+    folder = Path(folder)
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        raise UsageError("release.not_empty", path=str(folder))
+    try:
+        copy_course(default_course(), folder)
+        (folder / "README.md").write_text(README.read_text(encoding="utf-8"), encoding="utf-8")
+        (folder / MARKER).write_text(marker_text(new_course_id(folder)), encoding="utf-8")
+        if seed is not None and CourseFolder(folder).hidden_fixtures.is_dir():
+            with chosen_course(folder):
+                redraw_hidden(seed)
+            forget_modules()
+    except OSError as error:
+        raise UsageError("init.cannot_write", path=str(folder), reason=os_problem(error)) from None
+    return sorted(p for p in folder.rglob("*") if p.is_file())
+
+
+def forget_modules() -> None:
+    """Forget the solutions and mutants drawing the trees loaded: they are the new course's as it was written, and
+    this process may go on to work on that course after its files changed."""
+    from grader.mistakes import mutant
+    from abkit.reference import reference
+
+    reference.cache_clear()
+    mutant.cache_clear()
+
+
+def new_course_id(folder: Path) -> str:
+    """A course id for a new course folder: its name (letters, digits, ``._-``) and six random hex digits, so that
+    two courses named alike still differ.
+
+    >>> import re; bool(re.fullmatch(r"ai-2026-[0-9a-f]{6}", new_course_id(Path("AI 2026"))))
+    True
+    """
+    name = re.sub(r"[^a-z0-9._-]+", "-", Path(folder).resolve().name.lower()).strip("-.")[:40] or "course"
+    return f"{name}-{secrets.token_hex(3)}"

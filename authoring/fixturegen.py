@@ -1,0 +1,117 @@
+"""``abkit fixtures generate``: seeded random trees written as fixtures with expectations."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+
+import yaml
+
+from abkit.errors import UsageError
+from abkit.fixture import FixtureError, load_fixture
+from abkit.game import MAX
+from abkit.i18n import t
+from abkit.randomtree import random_tree
+from abkit.reference import reference_trace
+from abkit.tree import Tree, TreeGame, to_nested
+
+
+def fixture_document(tree: Tree, fixture_id: str, title: dict[str, str], source: str,
+                     prune_on_equality: bool = True) -> dict:
+    """A fixture as a mapping, tree in compact form, expectations from the reference."""
+    game = TreeGame(tree)
+    expected = {}
+    for algorithm in ("minimax", "alphabeta"):
+        trace = reference_trace(game, tree.root, algorithm, prune_on_equality)
+        summary = trace.summary(tree)
+        keep = ("value", "action", "nodes") if algorithm == "minimax" else tuple(summary)
+        expected[algorithm] = {k: summary[k] for k in keep}
+    expected["alphabeta"]["windows"] = trace.windows()
+    return {
+        "id": fixture_id,
+        "title": title,
+        "source": source,
+        "root": "max" if tree.root_player == MAX else "min",
+        "prune_on_equality": prune_on_equality,
+        "tree": to_nested(tree),
+        "expected": expected,
+    }
+
+
+def dump(document: dict) -> str:
+    """YAML text of a fixture document, keys in the documented order, short lists inline."""
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True, default_flow_style=None, width=120)
+
+
+def generate(out: Path, branching: int, depth: int, low: int, high: int, ordering: str, rule: str,
+             root: str, distinct: bool, seed: int, count: int, prefix: str | None = None) -> list[Path]:
+    """Write ``count`` fixtures (seeds ``seed``, ``seed + 1``, ...) into ``out``; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    for k in range(count):
+        s = seed + k
+        tree = random_tree(branching, depth, low, high, ordering, root.upper(), distinct, s)
+        fixture_id = f"{prefix or f'random-b{branching}-d{depth}-{ordering}'}-s{s}"
+        title = {lang: t("generate.title", lang, b=branching, d=depth, ordering=t(f"ordering.{ordering}", lang), seed=s)
+                 for lang in ("en", "ko")}
+        source = (f"abkit fixtures generate --branching {branching} --depth {depth} --min {low} --max {high}"
+                  f" --ordering {ordering} --rule {rule} --root {root}{' --distinct' if distinct else ''} --seed {s}")
+        document = fixture_document(tree, fixture_id, title, source, rule == "aima")
+        path = out / f"{fixture_id}.yaml"
+        path.write_text(dump(document), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+_PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")
+
+
+def yaml_scalar(value) -> str:
+    """A name or number as YAML text: ``B1.1``, ``"odd name"``, ``3``, ``2.5``, ``-.inf``."""
+    if isinstance(value, str):
+        return value if _PLAIN_NAME.match(value) and value.lower() not in _YAML_WORDS else json.dumps(value)
+    if isinstance(value, float) and math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return repr(value)
+
+
+_YAML_WORDS = {"y", "n", "yes", "no", "on", "off", "true", "false", "null"}
+
+
+def add_windows(path: Path) -> bool:
+    """Write the reference's per-node windows into ``path``'s ``expected.alphabeta`` (or ``cutoff``) block.
+
+    Returns False when the block already has them. The block must be the last
+    thing in the file, in block style (the lines are appended to it); the file is
+    reloaded to prove it, and left unchanged with :class:`UsageError` otherwise.
+    """
+    fixture = load_fixture(path)
+    algorithm = next((a for a in ("alphabeta", "cutoff") if a in fixture.expected), None)
+    block = fixture.expected.get(algorithm)
+    if block is None or "windows" in block or fixture.tree is None:
+        return False
+    game = fixture.game()
+    trace = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
+                            **fixture.search_params(algorithm, game))
+    windows = trace.windows()
+    original = path.read_text(encoding="utf-8")
+    field_lines = [v for k, v in fixture.lines.items() if k.startswith(f"expected.{algorithm}.")]
+    first = original.splitlines()[min(field_lines) - 1] if field_lines else ""
+    indent = first[: len(first) - len(first.lstrip())]
+    added = [f"{indent}windows:  # node: [alpha, beta, value] as MAX-VALUE/MIN-VALUE were entered and returned"]
+    added += [f"{indent}  {yaml_scalar(n)}: [{', '.join(yaml_scalar(x) for x in w)}]" for n, w in windows.items()]
+    path.write_text(original.rstrip("\n") + "\n" + "\n".join(added) + "\n", encoding="utf-8")
+    try:
+        reloaded = load_fixture(path)
+        ok = reloaded.expected.get(algorithm, {}).get("windows") == windows \
+            and {k: v for k, v in reloaded.expected[algorithm].items() if k != "windows"} == block
+    except FixtureError:
+        ok = False
+    if not ok:
+        path.write_text(original, encoding="utf-8")
+        raise UsageError("fixtures.expect.layout", path=path)
+    return True

@@ -1,0 +1,327 @@
+"""A course's own hidden trees, drawn afresh from a seed: the kit is public, so the trees it publishes in
+``fixtures/hidden/`` must not be the ones a course grades with.
+
+``abkit init`` draws them for every new course folder, and ``abkit fixtures redraw-hidden [--seed S]`` in any
+course folder (this repository included); the seed is recorded in ``fixtures/hidden/README.md``, and the same seed
+gives the same trees. Each hidden fixture is replaced by one of the same kind (:func:`redraw_fixture`):
+
+- a tree written by ``abkit fixtures generate`` (its ``source:`` names the command): the same command with a seed
+  drawn from the course's; its id and title name no seed (they are shown to students, and the generator is public);
+- a tree written by hand: the same shape, players, probabilities and depth limit, its leaf utilities and
+  heuristic values drawn again from the same range (0..9, −9..9, 0..99, …; halves when it had fractions) until
+  the tree is as hard as the one it replaces (:func:`difficulty`, :func:`caught`); when no draw of
+  :data:`MAX_DRAWS` is, the tree is kept as it was, and the README says so;
+- a tic-tac-toe position is kept: a small position is one of a few dozen, none of which could stay unknown, and
+  the search is graded on what the student's own code computes there.
+
+Every expectation is computed by the course's reference solutions (``abkit fixtures verify`` checks them as it
+checks any fixture). Notes and descriptions of a hand-made tree are dropped: they describe the old values.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import random
+import re
+import secrets
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from abkit.coursefolder import current_course
+from abkit.errors import UsageError
+from abkit.fixture import Fixture, FixtureError, fixture_paths, load_fixture
+from abkit.game import CHANCE, MAX
+from abkit.i18n import LANGS, t
+from abkit.randomtree import random_tree
+from abkit.tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
+
+from authoring.fixturegen import dump, fixture_document
+from authoring.verify import reference_fields
+
+#: draws of a hand-made tree's values before it is kept as it was
+MAX_DRAWS = 2000
+README = "README.md"
+_GENERATED = re.compile(r"abkit fixtures generate (?P<args>.*?)\s*--seed\s+-?\d+")
+_SEEDED_ID = re.compile(r"-s\d+$")
+#: the source line of a hand-made tree drawn again: what follows the seed is its recipe, the same at every draw
+_REDRAWN = re.compile(r"abkit fixtures redraw-hidden --seed -?\d+: (?P<recipe>.*)\Z", re.S)
+_RANGE = re.compile(r"values drawn again from (-?\d+)\.\.(-?\d+)( \(halves\))?\Z")
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """What became of one hidden fixture: ``how`` is ``generated``, ``values``, ``kept_game`` or ``kept_hard``;
+    ``old`` and ``new`` are the file names before and after; ``values``: the range the values were drawn from."""
+
+    old: str
+    new: str
+    how: str
+    values: str = ""
+
+
+def new_seed() -> int:
+    """A fresh course seed (nine digits: short enough to read out and type)."""
+    return secrets.randbelow(900_000_000) + 100_000_000
+
+
+def tree_seed(seed: int, fixture_id: str) -> int:
+    """The seed of one tree, from the course's seed and the tree's id (ids stay the same from one draw to the next,
+    so the same course seed always gives the same trees).
+
+    >>> tree_seed(1, "a") == tree_seed(1, "a") != tree_seed(2, "a")
+    True
+    """
+    return int(hashlib.sha256(f"{seed}/{fixture_id}".encode()).hexdigest()[:12], 16)
+
+
+def redraw_hidden(seed: int, folder: Path | None = None) -> list[Drawn]:
+    """Replace every hidden fixture of the current course (or of ``folder``) by one drawn from ``seed``; write the
+    README that records the seed; return what became of each file. UsageError when there are no hidden fixtures or
+    one cannot be read."""
+    folder = Path(folder) if folder is not None else current_course().hidden_fixtures
+    paths = fixture_paths([folder]) if folder.is_dir() else []
+    if not paths:
+        raise UsageError("redraw.none", path=str(folder))
+    try:
+        fixtures = [load_fixture(p) for p in paths]
+    except FixtureError as error:
+        raise UsageError("redraw.unreadable", problem=error.render()) from None
+    ids = new_ids(fixtures)
+    done: list[Drawn] = []
+    texts: dict[Path, str] = {}
+    for path, fixture in zip(paths, fixtures):
+        text, how, values = redraw_fixture(fixture, ids[fixture.id], seed)
+        target = path.with_name(f"{ids[fixture.id]}{path.suffix}")
+        texts[target] = text
+        done.append(Drawn(path.relative_to(folder).as_posix(), target.relative_to(folder).as_posix(), how, values))
+    for path in paths:  # every new text is ready: only now is anything replaced
+        if path not in texts:
+            path.unlink()
+    for target, text in texts.items():
+        target.write_text(text, encoding="utf-8")
+    (folder / README).write_text(readme(seed, done), encoding="utf-8")
+    return done
+
+
+def new_ids(fixtures: list[Fixture]) -> dict[str, str]:
+    """Old id -> new id: a generated tree's id loses its ``-s<seed>`` (``random-b3-d3-min-s5`` would tell a student
+    the public generator's seed); ids that then coincide are numbered ``-1``, ``-2``, … in their order."""
+    stems = {f.id: _SEEDED_ID.sub("", f.id) if _GENERATED.search(f.source) else f.id for f in fixtures}
+    count: dict[str, int] = {}
+    for stem in stems.values():
+        count[stem] = count.get(stem, 0) + 1
+    taken = {stem for stem, n in count.items() if n == 1}
+    numbered: dict[str, int] = {}
+    ids = {}
+    for old, stem in stems.items():
+        if count[stem] == 1:
+            ids[old] = stem
+            continue
+        while True:
+            numbered[stem] = numbered.get(stem, 0) + 1
+            candidate = f"{stem}-{numbered[stem]}"
+            if candidate not in taken:
+                break
+        taken.add(candidate)
+        ids[old] = candidate
+    return ids
+
+
+def redraw_fixture(fixture: Fixture, new_id: str, seed: int) -> tuple[str, str, str]:
+    """The text of the fixture that replaces ``fixture`` (id ``new_id``), how it was drawn, and the value range."""
+    rng_seed = tree_seed(seed, new_id)
+    generated = _GENERATED.search(fixture.source)
+    if fixture.tree is None:
+        return _text(fixture), "kept_game", ""
+    if generated:
+        return _generated(fixture, new_id, seed, rng_seed, generated.group("args")), "generated", ""
+    recipe = _REDRAWN.match(fixture.source)
+    if recipe and _RANGE.search(recipe.group("recipe")):
+        recipe, found = recipe.group("recipe"), _RANGE.search(recipe.group("recipe"))
+        values = (int(found.group(1)), int(found.group(2)), bool(found.group(3)))
+    else:
+        values = value_range(list(fixture.tree.utilities.values()))
+        recipe = f"the shape of {fixture.id} ({fixture.source}), values drawn again from {_show_range(*values)}"
+    tree = redraw_values(fixture, values, random.Random(rng_seed))
+    if tree is None:
+        return _text(fixture), "kept_hard", ""
+    source = f"abkit fixtures redraw-hidden --seed {seed}: {recipe}"
+    return dump(hand_document(fixture, tree, new_id, source)), "values", _show_range(*values)
+
+
+def _text(fixture: Fixture) -> str:
+    return fixture.path.read_text(encoding="utf-8")
+
+
+def _generated(fixture: Fixture, new_id: str, seed: int, rng_seed: int, args: str) -> str:
+    """The tree the fixture's ``abkit fixtures generate`` command gives with ``rng_seed``."""
+    options = _options(args)
+    branching, depth = int(options["branching"]), int(options["depth"])
+    low, high = int(options.get("min", -9)), int(options.get("max", 9))
+    ordering, rule, root = options.get("ordering", "random"), options.get("rule", "aima"), options.get("root", "max")
+    distinct = "distinct" in options
+    tree = random_tree(branching, depth, low, high, ordering, root.upper(), distinct, rng_seed)
+    title = {lang: t("redraw.title", lang, b=branching, d=depth, ordering=t(f"ordering.{ordering}", lang))
+             for lang in LANGS}
+    source = (f"abkit fixtures redraw-hidden --seed {seed}: abkit fixtures generate {args} --seed {rng_seed}")
+    return dump(fixture_document(tree, new_id, title, source, rule == "aima"))
+
+
+def _options(args: str) -> dict[str, str]:
+    """``--name value`` pairs (and bare flags) of a generate command line."""
+    words = shlex.split(args)
+    options: dict[str, str] = {}
+    for k, word in enumerate(words):
+        if word.startswith("--"):
+            following = words[k + 1] if k + 1 < len(words) else "--"
+            options[word[2:]] = "" if following.startswith("--") else following
+    return options
+
+
+# -- hand-made trees -------------------------------------------------------------
+
+def value_range(values: list[float]) -> tuple[int, int, bool]:
+    """The range a tree's values are drawn again from: ``(low, high, halves)``; 0..9 when every value is a digit,
+    −9..9 with negatives, then 99 and 999 (beyond that the range of the values itself).
+
+    >>> value_range([3, 12, 8]), value_range([-1, 2]), value_range([0.5, 2])
+    ((0, 99, False), (-9, 9, False), (0, 9, True))
+    """
+    if not values:
+        return 0, 0, False
+    top = max(abs(v) for v in values)
+    high = next((h for h in (9, 99, 999) if top <= h), int(top) + 1)
+    low = 0 if min(values) >= 0 else -high
+    return low, high, any(float(v) != int(v) for v in values)
+
+
+def _show_range(low: int, high: int, halves: bool) -> str:
+    return f"{low}..{high}" + (" (halves)" if halves else "")
+
+
+def redraw_values(fixture: Fixture, values: tuple[int, int, bool], rng: random.Random) -> Tree | None:
+    """The fixture's tree with leaf utilities and heuristic values drawn again from ``values`` (low, high, halves)
+    until it is as hard: the same :func:`difficulty` and the same named mistakes told apart (:func:`caught`).
+    Both are kept by every draw, so drawing a drawn tree again with the same seed gives the same tree. None when
+    no draw of :data:`MAX_DRAWS` is as hard."""
+    tree = fixture.tree
+    want, want_caught = difficulty(fixture, tree), caught(fixture, tree)
+    for _ in range(MAX_DRAWS):
+        drawn = dataclasses.replace(tree, utilities={n: _draw(rng, *values) for n in tree.utilities},
+                                    heuristics={n: _draw(rng, *values) for n in tree.heuristics})
+        if difficulty(fixture, drawn) == want and caught(fixture, drawn) == want_caught:
+            return drawn
+    return None
+
+
+def _draw(rng: random.Random, low: int, high: int, halves: bool) -> float:
+    return rng.randint(2 * low, 2 * high) / 2 if halves else rng.randint(low, high)
+
+
+def difficulty(fixture: Fixture, tree: Tree) -> tuple:
+    """How much work a tree is for the searches its fixture expects: how many children of the root share the best
+    value (ties), and per algorithm and cut-off rule how many states the reference generates and evaluates (a tree
+    where the two rules differ keeps differing)."""
+    from abkit.reference import reference_trace
+
+    values = backed_up_values(tree)
+    best = values[tree.root]
+    work: list = [sum(1 for child in tree.children.get(tree.root, ()) if values[child] == best)]
+    for algorithm in fixture.expected:
+        for rule in (True, False):
+            game = TreeGame(tree)
+            trace = reference_trace(game, tree.root, algorithm, rule, **fixture.search_params(algorithm, game))
+            work.append((algorithm, rule, len(trace.visited), len(trace.evaluated)))
+    return tuple(work)
+
+
+def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
+    """The named mistakes (:mod:`grader.mistakes`) whose search differs from the reference's on ``tree`` as grading
+    tests it (every exercise it is a test of, either cut-off rule): ``(exercise, mistake, rule)``."""
+    from grader.testplan import fits, fixture_search, orders_test
+    from abkit.judge import signature
+    from grader.mistakes import for_exercise, mutant
+    from abkit.reference import reference
+    from grader.rubric import EXERCISES
+
+    fixture = dataclasses.replace(fixture, tree=tree)
+    found = set()
+    for exercise, algorithm in EXERCISES.items():
+        if not fits(algorithm, fixture):
+            continue
+        tests = [fixture_search(exercise, "hidden", fixture)]
+        if algorithm == "ordering":
+            tests.append(orders_test(exercise, "hidden", fixture.id, tree, fixture.depth, fixture.title))
+        for rule in (True, False):
+            for test in tests:
+                want = signature(test.run_in_process(reference(algorithm, rule)))
+                for mistake in for_exercise(exercise):
+                    try:
+                        got = signature(test.run_in_process(mutant(mistake.id, rule)))
+                    except Exception as error:  # noqa: BLE001 - a mutant's ordered_actions may raise
+                        got = ("error", type(error).__name__)
+                    if got != want:
+                        found.add((exercise, mistake.id, rule))
+    return found
+
+
+def hand_document(fixture: Fixture, tree: Tree, new_id: str, source: str) -> dict:
+    """A hand-made fixture with a redrawn tree as a mapping: its header, the tree (compact when its names are the
+    compact form's), heuristic values, probabilities, and every expected field it had, computed by the reference."""
+    document: dict = {"id": new_id, "title": dict(fixture.title), "source": source}
+    if tree.levels:
+        document["levels"] = [level.lower() for level in tree.levels]
+    else:
+        document["root"] = "max" if tree.root_player == MAX else "min"
+    document["prune_on_equality"] = fixture.prune_on_equality
+    if fixture.depth is not None:
+        document["depth"] = fixture.depth
+    if fixture.tags:
+        document["tags"] = list(fixture.tags)
+    nested = to_nested(tree)
+    if from_nested(nested, tree.root).children == tree.children:
+        if tree.root != "A":
+            document["root_name"] = tree.root
+        document["tree"] = nested
+    else:
+        document["tree"] = {tree.root: _named(tree, tree.root)}
+    if tree.heuristics:
+        document["heuristics"] = dict(tree.heuristics)
+    players = tree.players()
+    chance = {n for n in tree.children if players.get(n) == CHANCE}
+    if chance:
+        document["probabilities"] = {kid: tree.probabilities[kid] for n in tree.preorder() if n in chance
+                                     for kid in tree.children[n]}
+    document["expected"] = _expected(dataclasses.replace(fixture, tree=tree))
+    return document
+
+
+def _named(tree: Tree, node: str):
+    """The subtree below ``node`` as nested mappings of names (a leaf: its utility)."""
+    if tree.is_leaf(node):
+        return tree.utilities[node]
+    return {child: _named(tree, child) for child in tree.children[node]}
+
+
+def _expected(fixture: Fixture) -> dict:
+    """The fixture's expected blocks with the same fields, recomputed by the reference solutions."""
+    expected = {}
+    for algorithm, block in fixture.expected.items():
+        got = reference_fields(fixture, algorithm, block)
+        expected[algorithm] = {name: got[name] for name in block}
+    return expected
+
+
+# -- the record --------------------------------------------------------------------
+
+def readme(seed: int, done: list[Drawn]) -> str:
+    """``fixtures/hidden/README.md``: the seed, how to draw the same trees again, what became of each file (in
+    every language)."""
+    parts = []
+    for lang in LANGS:
+        rows = "\n".join(f"| `{d.new}` | `{d.old}` | {t(f'redraw.how.{d.how}', lang, values=d.values)} |"
+                         for d in done)
+        parts.append(t("redraw.readme", lang, seed=seed, rows=rows, max_draws=f"{MAX_DRAWS:,}"))
+    return "\n\n".join(parts) + "\n"

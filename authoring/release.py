@@ -1,0 +1,142 @@
+"""The student edition of the kit: what ``abkit check`` needs and nothing a student must not see.
+
+It holds the core (``abkit/``, but its reference loader), the student's loop (``studentloop/``), the step-through
+pages it writes (``stepthrough/``) and of ``grader/`` only the command line with the student commands (an allow-list
+below: no reference solutions, no grading pipeline, no mistake catalogue, no handout builder), the stubs, the public
+fixtures, a ``pyproject.toml`` whose ``abkit`` offers only ``check``, ``hint``, ``watch``, ``trace`` (which draws the
+reference's search from what the public fixtures record: :mod:`studentloop.fixturetrace`) and ``pack``, and whose
+plain ``pytest`` runs the public tests, and the course marker (the edition is a course
+folder the installed kit works in too).
+Hidden fixtures, solutions and the packaged default course stay behind; only how many there are per exercise
+is written into the edition's ``info.yaml``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from abkit import __version__
+from abkit.coursefolder import KIT_CODE, MARKER, course_id, current_course, marker_text
+from abkit.errors import UsageError
+from abkit.i18n import LANGS, t
+from abkit.info import load_info
+
+from studentloop.check import hidden_count
+
+#: the kit's packages the student edition ships whole (their Python files, data and assets)
+PACKAGES = ("abkit", "studentloop", "stepthrough")
+#: of ``grader/``, the command line only (``cli.py`` is written with the student commands alone)
+CLI_FILES = ("__init__.py", "__main__.py", "commands/__init__.py", "commands/check.py", "commands/hint.py",
+             "commands/watch.py", "commands/trace.py", "commands/pack.py")
+#: what the edition leaves out of those packages: the reference loader (the edition has no solutions to load, and
+#: the rule the reference is told stays unseen by student code), and the packaged default course
+LEFT_OUT = ("abkit/reference.py", "abkit/default_course")
+STUDENT_COMMANDS = ("check", "hint", "watch", "trace", "pack")
+EXERCISE_FILES = ("README.md", "conftest.py")
+#: the line of exercises/README.md from which on the text is for maintainers (stubs, solutions): left out
+MAINTAINERS = "<!-- for maintainers:"
+
+PYPROJECT = """\
+[build-system]
+requires = ["setuptools>=61"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "abkit-student"
+version = "{version}"
+description = "abkit, student edition: minimax and alpha-beta exercises with abkit check"
+readme = "README.md"
+requires-python = ">=3.10"
+dependencies = ["pyyaml>=6.0"]
+
+[project.optional-dependencies]
+test = ["pytest>=7.4"]
+
+[project.scripts]
+abkit = "grader.cli:main"
+
+[tool.setuptools.packages.find]
+include = ["abkit*", "studentloop*", "stepthrough*", "grader*"]
+
+[tool.setuptools.package-data]
+abkit = ["messages/*/*.yaml", "messages/*.yaml"]
+stepthrough = ["assets/*"]
+
+[tool.pytest.ini_options]
+testpaths = ["exercises"]
+addopts = "-q"
+"""
+
+
+def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None = None) -> list[Path]:
+    """Write the student edition of the current course into ``out`` (new or empty), with the kit's code
+    from ``kit``; returns the files written."""
+    out = Path(out)
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise UsageError("release.not_empty", path=str(out))
+    if handouts is not None and not Path(handouts).is_dir():
+        raise UsageError("check.no_folder", path=str(handouts))
+    folder = current_course()
+    exercises = folder.exercises
+    course = load_info(exercises / "info.yaml")
+    written: list[Path] = []
+
+    def put(relative: str, text: str | None = None, source: Path | None = None) -> None:
+        target = out / relative
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if text is not None:
+            target.write_text(text, encoding="utf-8")
+        else:
+            shutil.copyfile(source, target)
+        written.append(target)
+
+    for package in PACKAGES:
+        for path in sorted((kit / package).rglob("*")):
+            relative = path.relative_to(kit)
+            if path.is_file() and path.suffix in (".py", ".yaml", ".js", ".css") and "__pycache__" not in path.parts \
+                    and not any(relative.as_posix().startswith(left) for left in LEFT_OUT):
+                put(relative.as_posix(), source=path)
+    for name in CLI_FILES:
+        put(f"grader/{name}", source=kit / "grader" / name)
+    put("grader/cli.py", student_cli((kit / "grader" / "cli.py").read_text(encoding="utf-8")))
+    for exercise in course.exercises:
+        put(f"exercises/{exercise.file}", source=exercises / exercise.file)
+    for name in EXERCISE_FILES:
+        text = (exercises / name).read_text(encoding="utf-8")
+        put(f"exercises/{name}", text.split(MAINTAINERS)[0].rstrip() + "\n" if MAINTAINERS in text else text)
+    counts = {e.name: hidden_count(course, e, folder.hidden_fixtures) for e in course.exercises}
+    info = (exercises / "info.yaml").read_text(encoding="utf-8").rstrip("\n")
+    put("exercises/info.yaml", info + "\n# written by abkit release: how many hidden trees grading adds\nhidden:\n"
+        + "".join(f"  {name}: {count}\n" for name, count in counts.items()))
+    for path in sorted(folder.public_fixtures.glob("*.yaml")):
+        put(f"fixtures/public/{path.name}", source=path)
+    put("pyproject.toml", PYPROJECT.format(version=__version__))
+    put(MARKER, marker_text(course_id(folder.root)))
+    put("README.md", "\n\n".join(t("release.readme", lang, check=first_check(lang)) for lang in LANGS) + "\n")
+    if handouts is not None:
+        for path in sorted(Path(handouts).rglob("*")):
+            if path.is_file():
+                put(f"handouts/{path.relative_to(handouts)}", source=path)
+    return written
+
+
+def first_check(lang: str) -> str:
+    """What ``abkit check`` says on the course's stubs, the student's first look at it (for the edition's README)."""
+    from studentloop.report import check
+
+    lines, _ = check(None, None, lang)
+    return "\n".join(lines).rstrip()
+
+
+def student_cli(text: str) -> str:
+    """The kit's ``grader/cli.py`` with only the student commands registered."""
+    names = ", ".join(STUDENT_COMMANDS)
+    text = re.sub(r"^from grader\.commands import .*\n(?=from grader\.commands import )", "", text, flags=re.M)
+    text, imports = re.subn(r"^from grader\.commands import .*$", f"from grader.commands import {names}", text, flags=re.M)
+    text, tuples = re.subn(r"^COMMANDS = \(.*\)$", f"COMMANDS = ({names})", text, flags=re.M)
+    if (imports, tuples) != (1, 1):  # pragma: no cover - grader/cli.py changed shape: update this function
+        raise RuntimeError("grader/cli.py: expected one 'from grader.commands import' line and one 'COMMANDS = (...)' line")
+    return text
+

@@ -1,0 +1,366 @@
+"""Grading, stage 1: the tests for a student.
+
+A :class:`TestPlan` is built once per batch from the rubric and the course's fixtures: the tests every student
+shares (public and hidden fixtures, direct MAX-VALUE / MIN-VALUE calls on their subtrees), each with the
+reference's outcome under the course's rule (:meth:`TestPlan.expected`); :meth:`TestPlan.tests_for` adds a
+student's own seeded random trees and played games. A :class:`Test` is plain data: what the student's process is
+sent (:attr:`Test.request`) and nothing of the expected answer.
+
+What each kind of test grades (:mod:`abkit.judge`: the observables only):
+
+- values: the root's value (its MAX-VALUE / MIN-VALUE called with the full window) and the chosen action;
+- pruning: the generated nodes and the evaluated leaves, in order;
+- nodes: how many nodes were generated;
+- direct: MAX-VALUE / MIN-VALUE called on a subtree (alpha-beta: with a given window): the returned, fail-soft
+  value and the generated nodes;
+- orders: ``ordered_actions`` on the inner nodes of a tree (the ordering lab);
+- games: whole tic-tac-toe games the student's alpha-beta plays against a seeded random player and against itself
+  (:mod:`abkit.play`).
+
+The depth-limited, chance and ordering exercises are searched on trees (with heuristic values, chance nodes) and
+tic-tac-toe positions; a search on a board game is judged by its value, action and node counts only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import math
+import random
+import threading
+from dataclasses import dataclass
+from functools import cached_property
+
+from abkit.coursefolder import current_course
+from abkit.fixture import Fixture, load_fixture
+from abkit.game import CHANCE, MAX, MIN
+from abkit.i18n import t
+from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES
+from abkit.play import board_text
+from abkit.randomtree import random_tree
+from abkit.reference import reference
+from abkit.trace import CountedTrace, Trace
+from abkit.tree import Tree, TreeGame, backed_up_values
+
+from grader import replies
+from grader.child import answer, game_from_request, run_test, tree_to_data
+from grader.rubric import EXERCISES, Rubric
+
+SOURCE_FOLDERS = {"public": "public_fixtures", "hidden": "hidden_fixtures"}  # attributes of the course folder
+#: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
+#: (from the empty board alpha-beta needs 18,297 states for X's first move, 146,120 under the CS188 rule)
+PLAY_START = "X........"
+#: in-process traced searches patch module attributes for the run: one at a time
+_SEARCH_LOCK = threading.Lock()
+#: (rule, request) -> the reference's outcome on a shared test, kept across plans (tic-tac-toe from the empty
+#: board takes a fifth of a second to trace)
+_REFERENCE_RUNS: dict[tuple, object] = {}
+
+
+@dataclass(frozen=True)
+class Test:
+    """One test of one exercise: a whole search from ``state``, one direct call (``function`` set), the
+    actions ordered at some nodes (``kind`` orders), or played games (``kind`` play).
+
+    tree: the game tree, or ``None`` on a board game (``game`` names it, ``state`` is the board);
+    depth: the depth limit of a depth-limited search; nodes: where actions are ordered;
+    seed: the random player's seed of played games.
+    """
+
+    id: str
+    exercise: str
+    source: str
+    tree: Tree | None
+    state: str
+    title: dict
+    function: str | None = None
+    window: tuple = ()
+    game: str = "tree"
+    depth: int | None = None
+    kind: str = "search"  # search | orders | play (a direct call is a search with ``function``)
+    nodes: tuple = ()
+    seed: int = 0
+
+    @property
+    def algorithm(self) -> str:
+        return EXERCISES[self.exercise]
+
+    @property
+    def categories(self) -> tuple[str, ...]:
+        if self.function:
+            return ("direct",)
+        if self.kind != "search":
+            return ({"orders": "orders", "play": "games"}[self.kind],)
+        return SEARCH_CATEGORIES if self.tree is not None else GAME_CATEGORIES
+
+    @property
+    def nameable(self) -> bool:
+        """Whether the test helps name a mistake: the mutants are run on trees only (a board game would take
+        a mutant that does not prune hundreds of thousands of states)."""
+        return self.tree is not None and self.kind != "play"
+
+    @cached_property
+    def longest(self) -> int:
+        """The longest node name a reply to this test may hold: the tree's longest, or a board's length."""
+        return _longest_name(self.tree) if self.tree is not None else len(self.state)
+
+    def check(self, reply: dict) -> dict:
+        """``reply`` checked against its kind's schema (:mod:`grader.replies`); :class:`BadReply` otherwise."""
+        if self.kind == "orders":
+            return replies.order(reply, self.nodes, self.longest)
+        if self.kind == "play":
+            return replies.move(reply, self.longest)
+        return replies.search(reply, self.longest, self.state, self.algorithm)
+
+    @cached_property
+    def request(self) -> bytes:
+        """What the child is sent (JSON): the game to search and how to call the student's code, nothing else."""
+        return json.dumps(self.message(), ensure_ascii=False).encode("utf-8")
+
+    def message(self, **extra) -> dict:
+        """The request as data: the game (a tree with its heuristic values and probabilities, or a board game's
+        name), where to start, the depth limit, how to call the student's code."""
+        op = "call" if self.function else {"search": "search", "orders": "order", "play": "move"}[self.kind]
+        message = {"op": op, "exercise": self.exercise, "algorithm": self.algorithm, "state": self.state}
+        if self.tree is not None:
+            message["tree"] = tree_to_data(self.tree)
+        else:
+            message.update(game=self.game, counts=True)
+        if self.depth is not None:
+            message["depth"] = self.depth
+        if self.function:
+            message.update(function=self.function, window=list(self.window))
+        if self.kind == "orders":
+            message["nodes"] = list(self.nodes)
+        return {**message, **extra}
+
+    def run_in_process(self, module):
+        """This test's outcome for a trusted module (the reference, a mutant): a trace, or the orders
+        (``{node: actions}``); played games are not run here."""
+        request = self.message()
+        with _SEARCH_LOCK:
+            if self.kind == "orders":
+                return answer(module, request)["answer"]
+            trace = run_test(module, {**request, "counts": False}, game_from_request(request))
+        return CountedTrace.of(trace) if self.tree is None else trace
+
+
+def _longest_name(tree: Tree) -> int:
+    """The length of the longest node name of ``tree`` (its root and every node below it), level by level in C."""
+    longest, level, children = len(tree.root), [tree.root], tree.children
+    while level:
+        level = [child for name in level if name in children for child in children[name]]
+        longest = max(longest, *map(len, level)) if level else longest
+    return longest
+
+
+
+def student_seed(seed: int, student: str) -> int:
+    """The seed of a student's random trees: from the batch seed and the student id, stable across runs.
+
+    >>> student_seed(0, "alice") == student_seed(0, "alice") != student_seed(1, "alice")
+    True
+    """
+    return int(hashlib.sha256(f"{seed}/{student}".encode()).hexdigest()[:12], 16)
+
+
+class TestPlan:
+    """The tests of a batch: the shared ones and their expected outcomes are built once, a student's on demand."""
+
+    def __init__(self, rubric: Rubric, seed: int = 0) -> None:
+        self.rubric, self.seed = rubric, seed
+        self.rule = rubric.prune_on_equality
+        self.fixtures = [(source, fx) for source in rubric.sources
+                         for fx in map(load_fixture, sorted(getattr(current_course(), SOURCE_FOLDERS[source]).glob("*.yaml")))
+                         if any(fits(EXERCISES[e], fx) for e in rubric.points)]
+        self._expected: dict[str, Trace] = {}
+        self.shared = {exercise: [x for x in self._fixture_tests(exercise) if self._usable(x)]
+                       for exercise in rubric.points}
+
+    def _fixture_tests(self, exercise: str) -> list[Test]:
+        algorithm = EXERCISES[exercise]
+        mine = [(source, fx) for source, fx in self.fixtures if fits(algorithm, fx)]
+        searches = [fixture_search(exercise, source, fx) for source, fx in mine]
+        if algorithm == "ordering":
+            searches += [orders_test(exercise, source, fx.id, fx.tree, fx.depth, fx.title) for source, fx in mine]
+        if algorithm not in ("minimax", "alphabeta"):
+            return searches
+        candidates = [(source, fx.id, fx.tree, node) for source, fx in mine if fx.tree is not None
+                      for node in inner_nodes(fx.tree)]
+        wanted = self.rubric.direct_tests - self.rubric.direct_tests // 2 if self._random_count() else \
+            self.rubric.direct_tests
+        picked = [candidates[i * len(candidates) // wanted] for i in range(wanted)] if candidates and wanted else []
+        titles = {fx.id: fx.title for _, fx in mine}
+        direct = [self._direct(exercise, source, name, tree, node, k, titles[name])
+                  for k, (source, name, tree, node) in enumerate(picked)]
+        return searches + direct
+
+    def _usable(self, test: Test) -> bool:
+        """Whether the reference completes ``test`` within the child's budget (:data:`~grader.child.GAME_BUDGET`
+        states on a board game), computing its expected outcome: a bigger position is not graded."""
+        expected = self.expected(test, cache=True)
+        return not isinstance(expected, Trace) or expected.error is None
+
+    def _random_count(self) -> int:
+        return self.rubric.random_trees["count"]
+
+    def tests_for(self, student: str) -> dict[str, list[Test]]:
+        """Every test of every exercise for ``student``: the shared ones, then the student's random trees."""
+        seed = student_seed(self.seed, student)
+        spec = self.rubric.random_trees
+        trees = [random_tree(spec["branching"], spec["depth"], spec["min"], spec["max"], "random",
+                             MAX if i % 2 == 0 else MIN, seed=seed + i) for i in range(spec["count"])]
+        rng = random.Random(seed)
+        candidates = [(i, tree, node) for i, tree in enumerate(trees) for node in inner_nodes(tree)]
+        wanted = self.rubric.direct_tests // 2 if trees else 0
+        picked = sorted(rng.sample(candidates, min(wanted, len(candidates))), key=lambda c: c[0]) if candidates else []
+        suites = {}
+        for exercise, shared in self.shared.items():
+            algorithm = EXERCISES[exercise]
+            searches = [Test(f"{exercise}/random/{i + 1}", exercise, "random", tree, tree.root,
+                             _random_title(i, tree, spec)) for i, tree in enumerate(trees)] \
+                if algorithm in ("minimax", "alphabeta") else self._random_variants(exercise, seed, trees, spec)
+            if "games" in self.rubric.points[exercise] and algorithm == "alphabeta":
+                start = PLAY_START
+                title = {lang: t("grade.test.games", lang, seed=seed, board=board_text(start)) for lang in ("en", "ko")}
+                searches.append(Test(f"{exercise}/random/games", exercise, "random", None, start, title,
+                                     game="tictactoe", kind="play", seed=seed))
+            direct = [self._direct(exercise, "random", str(i + 1), tree, node, k, _random_title(i, tree, spec))
+                      for k, (i, tree, node) in enumerate(picked)] if algorithm in ("minimax", "alphabeta") else []
+            plain = [x for x in shared if not x.function]
+            suites[exercise] = plain + searches + [x for x in shared if x.function] + direct
+        return suites
+
+    def _random_variants(self, exercise: str, seed: int, trees: list[Tree], spec: dict) -> list[Test]:
+        """The student's random tests of a depth-limited, ordering or chance exercise: the same random trees
+        given heuristic values (searched one ply short of the leaves), or chance levels and probabilities."""
+        algorithm = EXERCISES[exercise]
+        rng = random.Random(f"{seed}/{algorithm}")
+        tests = []
+        for i, tree in enumerate(trees):
+            title = _random_title(i, tree, spec)
+            if algorithm == "expectimax":
+                tests.append(Test(f"{exercise}/random/{i + 1}", exercise, "random", with_chance(tree, rng), tree.root,
+                                  title))
+                continue
+            shaped = with_heuristics(tree, spec["min"], spec["max"], rng)
+            depth = max(1, spec["depth"] - 1)
+            tests.append(Test(f"{exercise}/random/{i + 1}", exercise, "random", shaped, tree.root, title, depth=depth))
+            if algorithm == "ordering" and inner_nodes(tree):
+                tests.append(orders_test(exercise, "random", str(i + 1), shaped, depth, title))
+        return tests
+
+    def _direct(self, exercise: str, source: str, name: str, tree: Tree, node: str, k: int, labels: dict) -> Test:
+        game = TreeGame(tree)
+        player = game.to_move(node)
+        function = "max_value" if player == MAX else "min_value"
+        window: tuple = ()
+        if EXERCISES[exercise] == "alphabeta":
+            v = backed_up_values(tree)[node]
+            window = ((v - 2, v + 2), (v + 1, v + 5), (v - 5, v - 1))[k % 3]
+            window = tuple(int(x) if float(x).is_integer() else x for x in window)
+        shown = "".join(f", {fmt(x)}" for x in window)
+        title = {lang: t("grade.test.direct", lang, function=function, node=node, window=shown,
+                         tree=labels.get(lang) or labels.get("en") or name) for lang in ("en", "ko")}
+        return Test(f"{exercise}/{source}/{name}/{function}({node}{', ' if window else ''}{', '.join(map(fmt, window))})",
+                    exercise, source, tree, node, title, function, window)
+
+    def expected(self, test: Test, cache: bool = False) -> Trace | dict:
+        """The reference's trace for ``test`` under the course's rule (an orders test: ``{node: actions}``)."""
+        if test.id in self._expected:
+            return self._expected[test.id]
+        key = (self.rule, test.request)
+        trace = _REFERENCE_RUNS.get(key) or test.run_in_process(reference(test.algorithm, self.rule))
+        if cache:
+            self._expected[test.id] = _REFERENCE_RUNS[key] = trace
+        return trace
+
+
+def fits(algorithm: str, fixture: Fixture) -> bool:
+    """Whether the exercise searching with ``algorithm`` is tested on ``fixture``.
+
+    minimax, alpha-beta: drawn trees of MAX and MIN searched to the leaves (:func:`gradable`), and board
+    positions that expect them; cutoff: trees with a depth limit, and positions that expect it; expectimax:
+    trees with chance levels; ordering: trees with a depth limit and a heuristic value at every inner node
+    above it (iterative deepening stops at each depth).
+    """
+    tree = fixture.tree
+    if tree is None:
+        return algorithm in fixture.expected and algorithm in ("minimax", "alphabeta", "cutoff")
+    chance = CHANCE in tree.levels
+    if algorithm in ("minimax", "alphabeta"):
+        return gradable(fixture)
+    if algorithm == "expectimax" or chance:
+        return algorithm == "expectimax" and chance
+    if fixture.depth is None:
+        return False
+    depths = tree.depths()
+    return algorithm == "cutoff" or all(n in tree.heuristics for n, d in depths.items()
+                                        if 0 < d <= fixture.depth and n in tree.children)
+
+
+def with_heuristics(tree: Tree, low: int, high: int, rng: random.Random) -> Tree:
+    """``tree`` with a random heuristic value in ``low..high`` at every inner node (the root's is unused)."""
+    return dataclasses.replace(tree, heuristics={n: rng.randint(low, high) for n in tree.preorder()
+                                                 if n in tree.children and n != tree.root})
+
+
+def with_chance(tree: Tree, rng: random.Random) -> Tree:
+    """``tree`` as a game of chance: the root's player, chance, the other player, chance, ...; each chance
+    node's outcomes get random probabilities (weights 1 to 3, normalised)."""
+    levels = (tree.root_player, CHANCE, MIN if tree.root_player == MAX else MAX, CHANCE)
+    chanced = dataclasses.replace(tree, levels=levels)
+    depths = tree.depths()
+    probabilities = {}
+    for node in tree.preorder():
+        if node in tree.children and levels[depths[node] % 4] == CHANCE:
+            weights = [rng.randint(1, 3) for _ in tree.children[node]]
+            probabilities.update({kid: w / sum(weights) for kid, w in zip(tree.children[node], weights)})
+    return dataclasses.replace(chanced, probabilities=probabilities)
+
+
+def fixture_search(exercise: str, source: str, fixture: Fixture) -> Test:
+    """The search test of ``exercise`` on a fixture: its tree, or its board position."""
+    game = "tree" if fixture.tree is not None else "tictactoe-symmetric" if fixture.symmetry else "tictactoe"
+    depth = fixture.depth if EXERCISES[exercise] in ("cutoff", "ordering") else None
+    return Test(f"{exercise}/{source}/{fixture.id}", exercise, source, fixture.tree, fixture.root, fixture.title,
+                game=game, depth=depth)
+
+
+def orders_test(exercise: str, source: str, name: str, tree: Tree, depth: int, labels: dict) -> Test:
+    """``ordered_actions`` on every inner node above the depth limit whose children EVAL can estimate."""
+    depths = tree.depths()
+    nodes = tuple(n for n in tree.preorder() if n in tree.children and depths[n] < depth
+                  and all(k in tree.utilities or k in tree.heuristics for k in tree.children[n]))
+    title = {lang: t("grade.test.orders", lang, tree=labels.get(lang) or labels.get("en") or name)
+             for lang in ("en", "ko")}
+    return Test(f"{exercise}/{source}/{name}/ordered_actions", exercise, source, tree, tree.root, title,
+                depth=depth, kind="orders", nodes=nodes)
+
+
+def gradable(fixture: Fixture) -> bool:
+    """A fixture the minimax and alpha-beta exercises are tested on: a drawn tree of MAX and MIN nodes, searched
+    to the leaves (not a board position, a depth-limited search or a game of chance)."""
+    if fixture.tree is None or getattr(fixture, "depth", None) is not None:
+        return False
+    game = TreeGame(fixture.tree)
+    return all(game.to_move(node) in (MAX, MIN) for node in fixture.tree.preorder())
+
+
+def inner_nodes(tree: Tree) -> list[str]:
+    """Internal nodes below the root, in preorder: where direct calls are made."""
+    return [n for n in tree.preorder() if n != tree.root and not tree.is_leaf(n)]
+
+
+def _random_title(i: int, tree: Tree, spec: dict) -> dict:
+    return {lang: t("grade.test.random", lang, number=i + 1, branching=spec["branching"], depth=spec["depth"],
+                    player=tree.root_player) for lang in ("en", "ko")}
+
+
+def fmt(value: object) -> str:
+    if isinstance(value, float) and math.isinf(value):
+        return "∞" if value > 0 else "-∞"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

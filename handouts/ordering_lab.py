@@ -1,0 +1,114 @@
+"""The move-ordering lab: leaves alpha-beta evaluates under best, random and worst ordering.
+
+Measured on seeded uniform trees with distinct leaf values, beside the three
+textbook curves: b^ceil(d/2) + b^floor(d/2) - 1 (Knuth-Moore, perfect ordering),
+b^(3d/4) (Pearl's trend for random ordering) and b^d (no cut-off at all).
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from abkit.i18n import t
+from abkit.randomtree import random_tree
+from abkit.reference import reference_trace
+from abkit.tree import TreeGame
+
+SPAN = 10 ** 6  # leaf values are drawn from -SPAN..SPAN, all different
+
+
+def knuth_moore(b: int, d: int) -> int:
+    """Leaves alpha-beta evaluates with perfect ordering: b^ceil(d/2) + b^floor(d/2) - 1."""
+    return b ** ((d + 1) // 2) + b ** (d // 2) - 1
+
+
+@dataclass(frozen=True)
+class Row:
+    """Leaves evaluated on trees of branching b and depth d (random: over ``seeds`` trees)."""
+
+    b: int
+    d: int
+    best: int
+    worst: int
+    random_mean: float
+    random_low: int
+    random_high: int
+
+    @property
+    def formulas(self) -> tuple[int, float, int]:
+        return knuth_moore(self.b, self.d), self.b ** (0.75 * self.d), self.b ** self.d
+
+
+def leaves(b: int, d: int, ordering: str, seed: int) -> int:
+    tree = random_tree(b, d, -SPAN, SPAN, ordering, distinct=ordering != "worst", seed=seed)
+    return len(reference_trace(TreeGame(tree), tree.root, "alphabeta").evaluated)
+
+
+def measure(b: int, depths: range, seeds: int = 20) -> list[Row]:
+    """One row per depth: best and worst on one tree each (they are exact), random over ``seeds`` trees."""
+    rows = []
+    for d in depths:
+        sample = [leaves(b, d, "random", s) for s in range(seeds)]
+        rows.append(Row(b, d, leaves(b, d, "best", 0), leaves(b, d, "worst", 0),
+                        statistics.mean(sample), min(sample), max(sample)))
+    return rows
+
+
+def table(rows: list[Row], lang: str = "en") -> list[str]:
+    """The measurements as text lines, formulas beside them."""
+    names = [t(f"lab.series.{k}", lang).split()[0] for k in ("best", "random", "worst")]
+    lines = [f"{'b':>2} {'d':>3} {names[0]:>8} {'KM':>8} {names[1]:>10} {'b^(3d/4)':>10} {names[2]:>8} {'b^d':>8}"]
+    for r in rows:
+        km, pearl, full = r.formulas
+        lines.append(f"{r.b:>2} {r.d:>3} {r.best:>8} {km:>8} {r.random_mean:>10.1f} {pearl:>10.1f} {r.worst:>8} {full:>8}")
+    return lines
+
+
+def plot_svg(rows: list[Row], lang: str = "en", width: int = 600, height: int = 360) -> str:
+    """A log-scale plot: the three curves as lines, the measurements as points (random with its range)."""
+    left, right, top, bottom = 64, 190, 24, 44
+    depths = [r.d for r in rows]
+    top_value = max(max(r.formulas[2], r.worst) for r in rows)
+    y_max = math.ceil(math.log10(top_value)) if top_value > 1 else 1
+
+    def x(d: float) -> float:
+        span = max(depths) - min(depths) or 1
+        return left + (d - min(depths)) / span * (width - left - right)
+
+    def y(v: float) -> float:
+        return top + (1 - math.log10(max(v, 1)) / y_max) * (height - top - bottom)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="11">',
+             f'<rect width="{width}" height="{height}" fill="white"/>']
+    for k in range(y_max + 1):
+        parts.append(f'<line x1="{left}" x2="{width - right}" y1="{y(10 ** k):.1f}" y2="{y(10 ** k):.1f}" stroke="#ddd"/>')
+        parts.append(f'<text x="{left - 6}" y="{y(10 ** k) + 4:.1f}" text-anchor="end">{10 ** k:,}</text>')
+    for d in depths:
+        parts.append(f'<text x="{x(d):.1f}" y="{height - bottom + 16}" text-anchor="middle">{d}</text>')
+    parts.append(f'<text x="{(left + width - right) / 2:.1f}" y="{height - 8}" text-anchor="middle">'
+                 f'{escape(t("lab.axis.depth", lang, b=rows[0].b))}</text>')
+    parts.append(f'<text x="14" y="{(top + height - bottom) / 2:.1f}" text-anchor="middle" '
+                 f'transform="rotate(-90 14 {(top + height - bottom) / 2:.1f})">{escape(t("lab.axis.leaves", lang))}</text>')
+    series = [("#1f77b4", 0, "best", lambda r: r.best), ("#2ca02c", 1, "random", lambda r: r.random_mean),
+              ("#d62728", 2, "worst", lambda r: r.worst)]
+    for k, (color, formula, name, measured) in enumerate(series):
+        points = " ".join(f"{x(r.d):.1f},{y(r.formulas[formula]):.1f}" for r in rows)
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{color}" stroke-width="1.5" stroke-dasharray="5 3"/>')
+        for r in rows:
+            if name == "random":
+                parts.append(f'<line x1="{x(r.d):.1f}" x2="{x(r.d):.1f}" y1="{y(r.random_low):.1f}" '
+                             f'y2="{y(r.random_high):.1f}" stroke="{color}"/>')
+            parts.append(f'<circle cx="{x(r.d):.1f}" cy="{y(measured(r)):.1f}" r="3.5" fill="{color}"/>')
+        label_y = top + 14 + 34 * k
+        parts.append(f'<line x1="{width - right + 10}" x2="{width - right + 30}" y1="{label_y}" y2="{label_y}" '
+                     f'stroke="{color}" stroke-dasharray="5 3"/>')
+        parts.append(f'<circle cx="{width - right + 20}" cy="{label_y}" r="3.5" fill="{color}"/>')
+        parts.append(f'<text x="{width - right + 36}" y="{label_y + 4}">{escape(t(f"lab.series.{name}", lang))}</text>')
+        parts.append(f'<text x="{width - right + 36}" y="{label_y + 18}" fill="#555">'
+                     f'{escape(t(f"lab.formula.{name}", lang))}</text>')
+    parts.append("</svg>")
+    return "\n".join(parts)

@@ -1,0 +1,525 @@
+"""An exercise's public tests, run in this process on the student's file: the engine of ``abkit check``.
+
+``abkit check``, ``abkit watch`` and the students' plain ``pytest`` all call
+:func:`run_exercise` (or :func:`run_case` per test) and render each
+:class:`~abkit.feedback.TestResult` with :func:`~abkit.feedback.render_result`,
+the renderer grading's ``feedback.md`` uses, so every place says the same thing.
+
+Expected traces come from the fixtures alone (:func:`abkit.expected.expected_trace`):
+the student edition ships no solutions. Per public fixture there is a *search*
+test (the exercise's entry function on the whole tree, or on a tic-tac-toe
+position: judged by value, action and node counts), for alpha-beta a *direct*
+test (``max_value``/``min_value`` called on inner nodes with the narrow windows
+the expected search gives them, whose fail-soft values are graded too), and for
+the ordering lab an *orders* test (``ordered_actions`` on the nodes the fixture
+lists). An exercise with ``play`` also plays whole tic-tac-toe games
+(:mod:`abkit.play`). A search that does not end is stopped after the course's
+time limit.
+"""
+
+from __future__ import annotations
+
+import _thread
+import functools
+import math
+import os
+import re
+import sys
+import threading
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Iterator
+
+from abkit.compare import Finding, compare, compare_counts, compare_order
+from abkit.coursefolder import current_course
+from abkit.expected import expected_counts, expected_trace
+from abkit.feedback import TestResult, student_traceback
+from abkit.fixture import Fixture, fixture_paths, load_fixture
+from abkit.game import MAX, Budgeted, SearchTooLong
+from abkit.i18n import Message, default_lang, t
+from abkit.info import Course, Exercise
+from abkit.judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
+from abkit.loading import load_module
+from abkit.textree import fmt
+from abkit.trace import Call, Trace, traced_call, traced_search
+
+from studentloop import limits
+
+ENTRIES = {"minimax": "minimax_decision", "alphabeta": "alpha_beta_search"}
+#: the most states one move of a played game may generate (alpha-beta: 18,297 from the empty board)
+PLAY_BUDGET = 50_000
+PLAY_SEED = 0  # the public games; grading plays with each student's own seed, from the empty board
+PLAY_OPENING = "X........"  # X has taken a corner: the public games stay small (check must start fast), and
+# self-play from there still catches a root that keeps the first or the worst move
+TRACEBACK_LINES, TRACEBACK_FRAMES = 24, 6  # a longer traceback (a runaway recursion) keeps 6 frames
+
+
+@dataclass(frozen=True)
+class TestCase:
+    """One public test: ``exercise`` run on ``fixture``, as a whole search or by direct calls."""
+
+    exercise: Exercise
+    fixture: Fixture | None
+    kind: str = "search"  # "search" | "direct" | "orders" | "play" (no fixture)
+
+    __test__ = False  # not a pytest class
+
+    @property
+    def name(self) -> str:
+        if self.fixture is None:
+            return f"{self.exercise.name}/plays-full-games"
+        base = f"{self.exercise.name}/{self.fixture.id}"
+        return base if self.kind == "search" else f"{base}/{self.kind}"
+
+    def title(self) -> dict[str, str]:
+        if self.fixture is None:
+            return {lang: Message("check.play_title").render(lang) for lang in ("en", "ko")}
+        if self.kind == "search":
+            return {lang: self.fixture.label(lang) for lang in ("en", "ko")}
+        key = "check.direct_title" if self.kind == "direct" else "check.orders_title"
+        return {lang: Message(key, title=self.fixture.label(lang)).render(lang) for lang in ("en", "ko")}
+
+
+@dataclass
+class Student:
+    """The student's file, loaded once: the module, or the result every test gets instead."""
+
+    module: ModuleType | None
+    failure: TestResult | None = None
+
+
+# -- which tests ---------------------------------------------------------------
+
+def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
+    """The public fixtures written for the course's cut-off rule, sorted by file name."""
+    fixtures = [load_fixture(p) for p in fixture_paths([folder])] if folder.is_dir() else []
+    return [f for f in fixtures if f.prune_on_equality == course.prune_on_equality]
+
+
+def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True) -> list[TestCase]:
+    """The exercise's tests over ``fixtures``, in order: search, then direct calls or orders, per fixture;
+    then the played games. ``direct=False``: the searches only (what counts as a hidden tree)."""
+    cases = []
+    for fixture in fixtures:
+        if not _fits(exercise, fixture):
+            continue
+        cases.append(TestCase(exercise, fixture))
+        if direct and exercise.direct and direct_calls(fixture):
+            cases.append(TestCase(exercise, fixture, "direct"))
+        if direct and exercise.algorithm == "ordering" and fixture.expected["ordering"].get("orders"):
+            cases.append(TestCase(exercise, fixture, "orders"))
+    if direct and exercise.play:
+        cases.append(TestCase(exercise, None, "play"))
+    return cases
+
+
+def _fits(exercise: Exercise, fixture: Fixture) -> bool:
+    """A fixture the exercise's patterns name, with an expectation for its algorithm that can be judged:
+    a whole game's outcome and counts, or a tree's trace that :func:`~abkit.expected.expected_trace` rebuilds."""
+    block = fixture.expected.get(exercise.algorithm)
+    if fixture.path is None or block is None or not exercise.uses(fixture.path.name):
+        return False
+    if fixture.tree is None or exercise.algorithm in ("minimax", "expectimax"):
+        return True
+    return {"visited", "evaluated"} <= set(block) and (exercise.algorithm == "ordering" or "windows" in block)
+
+
+def direct_calls(fixture: Fixture) -> list[tuple[str, float, float]]:
+    """``(node, alpha, beta)`` for each inner non-root node the expected alpha-beta search enters
+    with a narrower window than (-inf, +inf), in the order it enters them."""
+    windows = fixture.expected.get("alphabeta", {}).get("windows", {})
+    calls = []
+    for node in fixture.expected.get("alphabeta", {}).get("visited", []):
+        alpha, beta, _ = windows.get(node, (None, None, None))
+        if node == fixture.tree.root or fixture.tree.is_leaf(node) or alpha is None or not alpha < beta:
+            continue
+        if (alpha, beta) != (-math.inf, math.inf) and all(c[0] != node for c in calls):
+            calls.append((node, alpha, beta))
+    return calls
+
+
+def hidden_count(course: Course, exercise: Exercise, folder: Path | None = None) -> int:
+    """How many hidden trees grading adds for ``exercise`` (from ``info.yaml`` in the student edition;
+    else counted in ``folder``, by default the course's hidden fixtures)."""
+    if exercise.name in course.hidden:
+        return course.hidden[exercise.name]
+    folder = folder if folder is not None else current_course().hidden_fixtures
+    return len(test_cases(exercise, _folder_fixtures(course.prune_on_equality, folder), direct=False))
+
+
+@functools.lru_cache(maxsize=8)
+def _folder_fixtures(prune_on_equality: bool, folder: Path) -> tuple[Fixture, ...]:
+    """The fixtures of ``folder`` for one rule, read once per process (every exercise counts the hidden ones)."""
+    return tuple(f for f in map(load_fixture, fixture_paths([folder]) if folder.is_dir() else [])
+                 if f.prune_on_equality == prune_on_equality)
+
+
+# -- running them --------------------------------------------------------------
+
+class Watchdog:
+    """Interrupts the main thread after ``seconds``: a student's endless loop becomes a timeout.
+
+    Use as a context manager around the student's code and catch ``KeyboardInterrupt``;
+    ``fired`` tells a stop from the user's Ctrl-C, and ``reason`` says which: ``"time"``, or ``"memory"`` when
+    the check's memory watchdog (:mod:`studentloop.limits`, where the system refuses a memory limit) stopped the code.
+    Code that swallows the interrupt (a bare ``except:`` in a loop) is stopped for good ``grace`` seconds
+    later: a message, and the process exits with status 1.
+    """
+
+    def __init__(self, seconds: float, grace: float = 3.0) -> None:
+        self.seconds = seconds
+        self.grace = grace
+        self.fired = False
+        self.reason: str | None = None
+        self._done = False  # set first thing in __exit__: a late timer then does nothing
+        self._timer: threading.Timer | None = None
+        self._hard: threading.Timer | None = None
+        self._guard = None
+        self._lock = threading.Lock()
+
+    def _fire(self) -> None:
+        self.trip("time")
+
+    def trip(self, reason: str) -> None:
+        """Stop the code now (once): interrupt the main thread, and end the process ``grace`` seconds later."""
+        with self._lock:
+            if self._done or self.fired:  # the student's code finished as the stop came, or it came already
+                return
+            self.fired, self.reason = True, reason
+        self._hard = threading.Timer(self.grace, self._kill)
+        self._hard.daemon = True
+        self._hard.start()
+        if not self._done:
+            _thread.interrupt_main()
+
+    def _kill(self) -> None:
+        if self._done:  # the interrupt was handled after all (or arrived as the code finished)
+            return
+        sys.stderr.write(t("check.watchdog_kill", default_lang(), seconds=_seconds(self.seconds + self.grace)) + "\n")
+        sys.stderr.flush()
+        os._exit(1)
+
+    def __enter__(self) -> "Watchdog":
+        if threading.current_thread() is threading.main_thread():
+            self._timer = threading.Timer(self.seconds, self._fire)
+            self._timer.daemon = True
+            self._timer.start()
+            self._guard = limits.active()
+            if self._guard is not None:
+                self._guard.watch(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._done = True
+        if self._guard is not None:
+            self._guard.unwatch(self)
+        for timer in (self._timer, self._hard):
+            if timer is not None:
+                timer.cancel()
+
+
+def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student:
+    """Load ``folder/<exercise>.py``; a file that is absent, does not load or lacks a function
+    gives every test the same result (missing, crashed, timeout)."""
+    path = folder / exercise.file
+    base = TestResult(exercise.name, exercise.name, dict(exercise.title))
+    if not path.is_file():
+        base.status, base.detail = "missing", {"function": exercise.file, "file": str(folder)}
+        return Student(None, base)
+    watchdog = Watchdog(time_limit)
+    try:
+        with watchdog:
+            module = load_module(path)
+    except KeyboardInterrupt:
+        if not watchdog.fired:
+            raise
+        base.status, base.detail = "timeout", {"seconds": _seconds(time_limit)}
+        return Student(None, base)
+    except BaseException as error:  # noqa: BLE001 - anything the student's module does at import
+        base.status, base.detail = "crashed", {"reason": _one_line(error)}
+        base.traceback = _trim(student_traceback(error, [folder]))
+        return Student(None, base)
+    missing = [f for f in exercise.functions if not callable(getattr(module, f, None))]
+    if missing:
+        base.status, base.detail = "missing", {"function": missing[0], "file": exercise.file}
+        return Student(None, base)
+    return Student(module)
+
+
+def run_exercise(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture]) -> list[TestResult]:
+    """The public tests of ``exercise`` on the student's file in ``folder`` (see :func:`exercise_results`)."""
+    return list(exercise_results(course, exercise, folder, fixtures))
+
+
+def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture]) -> Iterator[TestResult]:
+    """The public tests of ``exercise`` one by one, as they run (the file is loaded before the first).
+
+    A test the watchdog stopped (the time limit, or the memory watchdog) or that ran out of memory ends the
+    exercise: its result says so, on which tree, and how many of the exercise's tests were not run; they are not
+    yielded. The same search would stop again on the next tree, and the student hears of it at once.
+    """
+    cases = test_cases(exercise, fixtures)
+    if not cases:
+        return
+    student = load_student(exercise, folder, course.time_limit)
+    for k, case in enumerate(cases):
+        result = run_case(case, student, course, folder)
+        stop = stop_message(result, case, student, len(cases) - k - 1)
+        if stop is not None:
+            result.detail = {**result.detail, "message": stop, "rest": len(cases) - k - 1}
+            yield result
+            return
+        yield result
+
+
+def stop_message(result: TestResult, case: TestCase, student: Student, rest: int) -> Message | None:
+    """What ends the exercise after ``result``: a search stopped for its time or its memory (not a file that never
+    loaded: every test has its result already), in words that name the tree; else ``None``."""
+    if student.failure is not None or (result.status != "timeout" and "memory" not in result.detail):
+        return None
+    titles = case.fixture.title if case.fixture is not None and case.fixture.title else dict(result.title)
+    where = {"tree": Label(titles), "name": case.exercise.name, "count": rest}
+    if result.status == "timeout":
+        return Message("check.timeout.stop" if rest else "check.timeout.last", seconds=result.detail["seconds"], **where)
+    return Message("check.memory.stop" if rest else "check.memory.last", limit=result.detail["memory"], **where)
+
+
+class Label(Message):
+    """A text given in every language (a fixture's title), as a parameter of a :class:`~abkit.i18n.Message`."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        super().__init__("label")
+        self.texts = dict(texts)
+
+    def render(self, lang: str | None = None) -> str:
+        return self.texts.get(lang or "en") or self.texts.get("en") or next(iter(self.texts.values()), "")
+
+
+def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> TestResult:
+    """One test's result; the student's exceptions, exits and endless loops become statuses."""
+    result = TestResult(case.exercise.name, case.name, case.title(), prune_on_equality=course.prune_on_equality,
+                        tree=case.fixture.tree if case.fixture is not None else None)
+    if student.failure is not None:
+        result.status, result.detail = student.failure.status, dict(student.failure.detail)
+        result.traceback, result.tree = list(student.failure.traceback), None
+        return result
+    watchdog = Watchdog(course.time_limit)
+    try:
+        with watchdog:
+            KINDS[case.kind](case, student.module, course, folder, result)
+    except KeyboardInterrupt:
+        if not watchdog.fired:
+            raise
+        result.student, result.tree, result.findings, result.traceback = None, None, [], []
+        if watchdog.reason == "memory":
+            result.status, result.detail = "error", {"memory": _seconds(course.memory_limit)}
+        else:
+            result.status, result.detail = "timeout", {"seconds": _seconds(course.time_limit)}
+    except SystemExit as error:
+        result.status, result.detail, result.tree = "crashed", {"reason": _one_line(error)}, None
+    if result.status == "error" and result.traceback and result.traceback[-1].startswith("MemoryError"):
+        # the system's limit stopped it: where (the traceback) is what matters, not the half-searched tree
+        result.detail = {**result.detail, "memory": _seconds(course.memory_limit)}
+        result.student, result.tree, result.findings = None, None, []
+    return result
+
+
+def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
+    fixture, algorithm = case.fixture, case.exercise.algorithm
+    game = fixture.game()
+    student = traced_search(module, game, fixture.root, algorithm, **fixture.search_params(algorithm, game))
+    expected = expected_counts(fixture, algorithm) if fixture.tree is None else expected_trace(fixture, algorithm)
+    _judge(result, student, expected, course, folder)
+
+
+def _orders(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
+    """``ordered_actions`` on each node the fixture lists; the result is the first that differs (or passed)."""
+    fixture = case.fixture
+    game = fixture.game()
+    eval_fn = fixture.search_params("ordering", game)["eval_fn"]
+    for node, want in fixture.expected["ordering"]["orders"].items():
+        result.detail = {"call": f"ordered_actions(game, {node!r}, eval_fn)"}
+        try:
+            got = module.ordered_actions(game, node, eval_fn)
+        except Exception as error:  # noqa: BLE001 - the student's code; shown with its traceback
+            _failed_with(result, error, folder)
+            return
+        finding = compare_order(node, game.to_move(node), got, want)
+        if finding is not None:
+            result.status, result.findings = "failed", [finding]
+            return
+    result.detail = {}
+
+
+def _play(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
+    """Whole games of tic-tac-toe with the exercise's search (:mod:`abkit.play`)."""
+    from abkit.tictactoe import TicTacToe
+
+    from abkit.play import play_games, problems
+
+    entry = getattr(module, ENTRIES[case.exercise.algorithm])
+    try:
+        games = play_games(lambda state: entry(Budgeted(TicTacToe(), PLAY_BUDGET), state), PLAY_SEED,
+                           start=PLAY_OPENING)
+    except SearchTooLong:
+        result.status, result.findings = "failed", [Finding("game", None, 0, Message("play.too_long", limit=PLAY_BUDGET))]
+        return
+    except Exception as error:  # noqa: BLE001 - the student's code; shown with its traceback
+        _failed_with(result, error, folder)
+        return
+    found = problems(games)
+    result.findings = [Finding("game", None, 0, message) for message in found]
+    result.status = "failed" if found else "passed"
+
+
+def _failed_with(result: TestResult, error: BaseException, folder: Path) -> None:
+    """The student's code raised ``error`` outside a traced search: not started, or an error with its traceback."""
+    _judge(result, Trace("", None, error=error), Trace("", None), None, folder, judged=False)
+
+
+def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
+    """The direct calls one by one; the result is the first that differs (or passed)."""
+    fixture = case.fixture
+    whole = expected_trace(fixture, "alphabeta")
+    for node, alpha, beta in direct_calls(fixture):
+        function = "max_value" if fixture.game().to_move(node) == MAX else "min_value"
+        student = _traced_call(module, fixture, node, function, alpha, beta)
+        expected = subtrace(whole, node, alpha, beta)
+        result.detail = {"call": f"{function}(game, {node!r}, {fmt(alpha)}, {fmt(beta)})"}
+        _judge(result, student, expected, course, folder, direct=True)
+        if not result.passed:
+            return
+    result.detail = {}
+
+
+def _judge(result: TestResult, student: Trace, expected: Trace, course: Course | None, folder: Path,
+           direct: bool = False, judged: bool = True) -> None:
+    """Set ``result`` from the student's trace: passed or failed on observables only (:mod:`abkit.judge`, as
+    grading judges), with the findings against ``expected`` that say where; or the status its error means.
+    ``judged=False``: only the error matters (there is no trace to compare)."""
+    categories = DIRECT_CATEGORIES if direct else GAME_CATEGORIES if result.tree is None else SEARCH_CATEGORIES
+    passed = judged and all_pass(categories, student, expected)
+    if not judged or passed:
+        findings = []
+    elif result.tree is None:
+        findings = compare_counts(student, expected)
+    else:
+        findings = compare(student, expected, result.tree, course.prune_on_equality)
+    if judged and findings:
+        game = result.tree
+        findings = with_root_value(findings, student, lambda state: _player(game, state))
+    if direct:
+        returned = {f.node for f in findings if f.kind == "return"}
+        findings = [f for f in findings if f.kind != "action" and not (f.kind == "value" and expected.root in returned)]
+    result.student, result.expected, result.findings = student, expected, findings
+    error = student.error
+    if not judged:
+        result.student = result.expected = None
+    if isinstance(error, NotImplementedError):
+        frames = student_traceback(error, [folder])
+        names = re.findall(r", in (\w+)$", "\n".join(frames), re.M)
+        result.status, result.findings, result.student = "not_started", [], None
+        result.detail = {**result.detail, "function": names[-1] if names else "?"}
+        todo = _raised_at(error, folder)
+        if todo is not None:  # point at the TODO: the file and line of the raise the stub has under it
+            result.detail["message"] = Message("feedback.status.not_started_at", function=todo.name,
+                                               file=_shown_path(Path(todo.filename)), line=todo.lineno)
+        return
+    if error is not None:
+        result.status = "error"
+        result.traceback = _trim(student_traceback(error, [folder]))
+        if isinstance(error, RecursionError):  # the trace is a thousand calls deep: nothing to draw
+            result.detail = {**result.detail, "note": Message("check.recursion")}
+            result.student, result.findings = None, [f for f in findings if f.kind == "error"]
+        return
+    if student.value_error is not None and findings:
+        result.traceback = _trim(student_traceback(student.value_error, [folder])) \
+            if isinstance(student.value_error, BaseException) else []
+    if not passed and not findings:  # pragma: no cover - compare names every observable difference
+        result.findings = [Finding("value", None, 0, Message("compare.value", got=fmt(student.value),
+                                                             want=fmt(expected.value)))]
+    result.status = "passed" if passed else "failed"
+
+
+def _raised_at(error: BaseException, folder: Path) -> traceback.FrameSummary | None:
+    """The last frame of ``error``'s traceback in the student's files (where it was raised), if any."""
+    root = folder.resolve()
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        if not frame.filename.startswith("<") and root in Path(frame.filename).resolve().parents:
+            return frame
+    return None
+
+
+def _shown_path(path: Path) -> str:
+    """``path`` as the student knows it: relative to the course folder (``exercises/minimax.py``) when in it."""
+    try:
+        return path.resolve().relative_to(current_course().root.resolve()).as_posix()
+    except (ValueError, OSError):
+        return str(path)
+
+
+def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:
+    """``module.<function>(game, node, alpha, beta)``, recorded as a search whose root is ``node``; its value is
+    what the call returned."""
+    return traced_call(module, fixture.game(), node, "alphabeta", function, (alpha, beta))
+
+
+def subtrace(whole: Trace, node: str, alpha: float, beta: float) -> Trace:
+    """The part of an expected trace below ``node``, as if MAX-VALUE/MIN-VALUE were called on it directly."""
+    start = next(k for k, c in enumerate(whole.calls) if c.node == node)
+    inside = {start}
+    for k in range(start + 1, len(whole.calls)):
+        if whole.calls[k].parent not in inside:
+            break
+        inside.add(k)
+    stop = max(inside) + 1
+    first = whole.calls[start]
+    shift, leaves = first.visited_at - 1, first.evaluated_at
+    calls = []
+    for k in range(start, stop):
+        c = whole.calls[k]
+        calls.append(Call(c.node, c.player, c.alpha, c.beta, c.value, None if k == start else c.parent - start,
+                          c.visited_at - shift, c.evaluated_at - leaves))
+    calls[0].alpha, calls[0].beta = alpha, beta
+    visited = [c.node for c in calls]
+    leaves_seen = set(whole.evaluated)
+    evaluated = [c.node for c in calls if c.node in leaves_seen]
+    return Trace(whole.algorithm, node, visited=visited, evaluated=evaluated, calls=calls, value=first.value)
+
+
+def _player(tree, state) -> str:
+    """PLAYER(state) in the test's game: its tree, or (no tree) tic-tac-toe."""
+    from abkit.tictactoe import TicTacToe
+    from abkit.tree import TreeGame
+
+    return (TreeGame(tree) if tree is not None else TicTacToe()).to_move(state)
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g}"
+
+
+def _one_line(error: BaseException) -> str:
+    if isinstance(error, SystemExit):
+        return f"SystemExit({error.code!r})"
+    text = str(error).splitlines()[0] if str(error) else ""
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _trim(lines: list[str]) -> list[str]:
+    """A long traceback's first and last frames, the frames between counted."""
+    frames: list[list[str]] = []
+    for line in lines:
+        if line.startswith("  File ") or not frames:
+            frames.append([])
+        frames[-1].append(line)
+    if len(lines) <= TRACEBACK_LINES or len(frames) <= TRACEBACK_FRAMES + 1:
+        return lines
+    head, tail = frames[:2], frames[2 - TRACEBACK_FRAMES - 1:]
+    return [*sum(head, []), f"  ... [+{len(frames) - len(head) - len(tail)}] ...", *sum(tail, [])]
+
+
+#: what runs each kind of test
+KINDS = {"search": _search, "direct": _direct, "orders": _orders, "play": _play}

@@ -1,0 +1,97 @@
+"""Plain ``pytest`` for students: every public test of every exercise is a pytest item.
+
+``exercises/conftest.py`` imports :func:`pytest_collect_file`, so pytest collects
+``exercises/<name>.py`` (the names in ``info.yaml``) as a file of tests named by
+fixture (``alphabeta.py::aima-fig-5-2``). A failing item reports exactly what
+``abkit check`` prints for that test, in the language of the locale
+(``ABKIT_LANG=ko`` for Korean), not a Python traceback. A search stopped for its time or memory
+ends its file as it ends the exercise in ``abkit check``: the file's later tests are
+skipped, saying why. The kit's own test run
+(``testpaths = tests``) never reaches ``exercises/``, so the unsolved stubs do
+not fail the kit's CI; the student edition's ``pyproject.toml`` points pytest at
+``exercises/``.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from abkit.coursefolder import NoCourse, current_course
+from abkit.feedback import TestResult, render_result
+from abkit.i18n import default_lang, t
+from abkit.textree import glyphs_for
+
+from studentloop.check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
+from studentloop.report import find_course
+
+
+class CheckFailed(Exception):
+    """A public test did not pass; carries its :class:`~abkit.feedback.TestResult`."""
+
+    def __init__(self, result: TestResult) -> None:
+        super().__init__(result.name)
+        self.result = result
+
+
+def pytest_collect_file(file_path, parent):
+    """Collect ``<name>.py`` beside this conftest when ``info.yaml`` lists an exercise of that name."""
+    if file_path.suffix != ".py":
+        return None
+    try:
+        current_course()
+    except NoCourse as error:  # pytest run outside any course folder: one sentence, no traceback
+        raise pytest.UsageError(t("cli.no_course", default_lang(), path=error.where)) from None
+    course, _ = find_course(file_path.parent)
+    if course.get(file_path.stem) is None:
+        return None
+    return ExerciseFile.from_parent(parent, path=file_path)
+
+
+class ExerciseFile(pytest.File):
+    """One exercise file; its items are the exercise's public tests."""
+
+    def collect(self):
+        self.course, self.folder = find_course(self.path.parent)
+        self.exercise = self.course.get(self.path.stem)
+        self._student = None
+        self.stopped: str | None = None  # the test whose search was stopped: the later ones are not run
+        self.cases = test_cases(self.exercise, course_fixtures(self.course, current_course().public_fixtures))
+        for case in self.cases:
+            yield PublicTest.from_parent(self, name=case.name.split("/", 1)[1], case=case)
+
+    def student(self):
+        """The student's module, loaded once for all the file's tests."""
+        if self._student is None:
+            self._student = load_student(self.exercise, self.folder, self.course.time_limit)
+        return self._student
+
+
+class PublicTest(pytest.Item):
+    """One public test; a failure is reported as ``abkit check`` words it."""
+
+    def __init__(self, *, case: TestCase, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+
+    def runtest(self) -> None:
+        parent = self.parent
+        if parent.stopped is not None:
+            pytest.skip(t("check.skipped", default_lang(), name=parent.exercise.name, test=parent.stopped))
+        student = parent.student()
+        result = run_case(self.case, student, parent.course, parent.folder)
+        stop = stop_message(result, self.case, student, len(parent.cases) - parent.cases.index(self.case) - 1)
+        if stop is not None:
+            result.detail = {**result.detail, "message": stop}
+            parent.stopped = self.case.name
+        if not result.passed:
+            raise CheckFailed(result)
+
+    def repr_failure(self, excinfo, style=None):
+        if isinstance(excinfo.value, CheckFailed):
+            return render_result(excinfo.value.result, default_lang(), g=glyphs_for(sys.__stdout__))
+        return super().repr_failure(excinfo, style)  # pragma: no cover - a bug in the kit, not the student
+
+    def reportinfo(self):
+        return self.path, None, self.case.name

@@ -1,0 +1,211 @@
+"""What ``abkit check`` and ``abkit watch`` print: the current exercise in full, one line for each other, progress.
+
+With no exercise named, the check works on the *current* exercise: the first in the
+course's order (``exercises/info.yaml``) that does not pass all its public tests. That
+one is shown in full; every other exercise gets one line (passed, not started,
+failing) from a run that stops at the first test that decides it; then
+``Progress: 2/5 exercises`` and the hidden-test notice. ``--all`` shows every exercise
+in full; a named exercise is shown in full, with the progress line.
+
+:func:`check` hands each line to ``emit`` as soon as it is known (a search that does
+not end is reported before the exercises after it have run) and returns them all,
+with whether the exercises it was about pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable, Iterator
+
+from abkit.coursefolder import current_course
+from abkit.errors import UsageError
+from abkit.feedback import TestResult, render_result
+from abkit.i18n import t
+from abkit.info import Course, Exercise, load_info
+from abkit.textree import UNICODE, Glyphs
+
+from studentloop.check import course_fixtures, exercise_results, hidden_count, test_cases
+from studentloop.limits import MemoryGuard
+
+#: statuses every test of an exercise gets alike when the file itself is the problem
+COLLAPSIBLE = ("not_started", "missing", "crashed")
+BAR = 20
+#: an exercise's state as its one line says it
+PASSED, NOT_STARTED, FAILING = "passed", "not_started", "failing"
+
+
+class ExerciseRun:
+    """One exercise's public tests, run only as far as a question needs: its status, or every result."""
+
+    def __init__(self, course: Course, exercise: Exercise, folder: Path, fixtures: list) -> None:
+        self.exercise = exercise
+        self.name = exercise.name
+        self.total = len(test_cases(exercise, fixtures))
+        self.results: list[TestResult] = []
+        self._pending: Iterator[TestResult] | None = exercise_results(course, exercise, folder, fixtures)
+
+    def title(self, lang: str) -> str:
+        return self.exercise.label(lang)
+
+    def _more(self) -> bool:
+        """Run one more test; False when there is none (or the exercise was stopped)."""
+        if self._pending is None:
+            return False
+        result = next(self._pending, None)
+        if result is None:
+            self._pending = None
+            return False
+        self.results.append(result)
+        return True
+
+    def run_all(self) -> list[TestResult]:
+        while self._more():
+            pass
+        return self.results
+
+    @property
+    def status(self) -> str:
+        """passed (every public test passes), not_started (every test meets a TODO) or failing; the tests run up
+        to the first that decides it."""
+        k = 0
+        while True:
+            while k < len(self.results):
+                seen = {r.status for r in self.results[:k + 1]}
+                if seen - {"passed", "not_started"} or seen == {"passed", "not_started"}:
+                    return FAILING
+                k += 1
+            if not self._more():
+                break
+        seen = {r.status for r in self.results}
+        return NOT_STARTED if seen == {"not_started"} else PASSED if seen <= {"passed"} else FAILING
+
+    @property
+    def passed(self) -> int:
+        return sum(r.passed for r in self.results)
+
+    @property
+    def done(self) -> bool:
+        return self.status == PASSED
+
+
+def find_course(folder: Path | None) -> tuple[Course, Path]:
+    """The course's ``info.yaml`` (in ``folder``, else the kit's) and the folder of the student's files."""
+    exercises = current_course().exercises
+    folder = Path(folder) if folder is not None else exercises
+    if not folder.is_dir():
+        raise UsageError("check.no_folder", path=str(folder))
+    info = folder / "info.yaml" if (folder / "info.yaml").is_file() else exercises / "info.yaml"
+    return load_info(info), folder
+
+
+def chosen(course: Course, name: str | None) -> list[str]:
+    """The exercises to report on: ``name``, or all; an unknown name is a usage error."""
+    if name is None:
+        return course.names()
+    if course.get(name) is None:
+        raise UsageError("check.unknown", name=name, names=", ".join(course.names()))
+    return [name]
+
+
+def exercise_runs(course: Course, folder: Path) -> list[ExerciseRun]:
+    """A lazy run of every exercise of the course on the student's files, in the course's order."""
+    fixtures = course_fixtures(course, current_course().public_fixtures)
+    return [ExerciseRun(course, e, folder, fixtures) for e in course.exercises]
+
+
+def current(runs: list[ExerciseRun]) -> ExerciseRun | None:
+    """The exercise the student is on: the first that does not pass all its public tests (None: all pass)."""
+    return next((run for run in runs if run.status != PASSED), None)
+
+
+def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE, every: bool = False,
+          emit: Callable[[str], None] | None = None, keep: list | None = None) -> tuple[list[str], bool]:
+    """Run the public tests: ``name`` in full, or (``name`` None) the current exercise in full and one line for
+    each other, or (``every``) all in full. Returns the lines (each also given to ``emit`` when it is ready) and
+    whether the exercises asked about pass (all of them, when none is named). ``keep``: a list that receives the
+    results of the exercises shown in full (``abkit check --html`` writes pages from them)."""
+    course, folder = find_course(folder)
+    names = chosen(course, name)
+    lines: list[str] = []
+
+    def put(*new: str) -> None:
+        for line in new:
+            lines.append(line)
+            if emit is not None:
+                emit(line)
+
+    with MemoryGuard(course.memory_limit) as guard:
+        runs = exercise_runs(course, folder)
+        if name is not None or every:
+            for run in runs:
+                if run.name in names:
+                    put(*exercise_lines(run, lang, g), "")
+            shown = [r.name for r in runs if r.name in names]
+        else:
+            now = current(runs)
+            for run in runs:
+                if run is now:
+                    put(*(["", *exercise_lines(run, lang, g), ""] if run is not runs[0] else
+                          [*exercise_lines(run, lang, g), ""]))
+                else:
+                    put(status_line(run, lang, g))
+            if now is not runs[-1]:
+                put("")
+            shown = [now.name] if now is not None else names
+        put(progress_line(runs, lang))
+        if guard.notice is not None:
+            put(guard.notice.render(lang))
+        put(hidden_line(course, shown, lang))
+        if keep is not None:
+            keep.extend(result for run in runs if run.name in shown for result in run.results)
+    ok = all(run.done for run in runs if run.name in (names if name is not None else course.names()))
+    return lines, ok
+
+
+def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> list[str]:
+    """Each test's feedback; the tree only for the first failure, a file-level status only once."""
+    lines = [t("check.exercise", lang, name=run.name, title=run.title(lang))]
+    tree_shown, collapsed, seen = False, 0, set()
+    for result in run.run_all():
+        if result.status in COLLAPSIBLE and result.status in seen:
+            collapsed += 1
+            continue
+        seen.add(result.status)
+        if result.traceback and result.traceback[-1] in seen:  # the same error again: its traceback once is enough
+            result = replace(result, traceback=[])
+        seen.add(result.traceback[-1] if result.traceback else None)
+        lines.append(render_result(result, lang, g=g, show_tree=not tree_shown))
+        tree_shown = tree_shown or (not result.passed and result.student is not None)
+    if collapsed:
+        lines.append(t("check.collapsed", lang, count=collapsed))
+    if not run.total:
+        lines.append(t("check.no_tests", lang))
+    key = "check.summary.done" if run.done else "check.summary.todo"
+    lines.append(t(key, lang, name=run.name, passed=run.passed, total=run.total))
+    return lines
+
+
+def status_line(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> str:
+    """One line for an exercise not shown in full: passed, not started, or failing with its first failing test."""
+    status = run.status
+    mark = {PASSED: g.ok, NOT_STARTED: g.todo}.get(status, g.bad)
+    params = {"mark": mark, "name": run.name, "title": run.title(lang), "total": run.total}
+    if status == FAILING:
+        first = next(r for r in run.results if not r.passed)
+        params["test"] = first.label(lang)
+    return t(f"check.line.{status}", lang, **params)
+
+
+def progress_line(runs: list[ExerciseRun], lang: str) -> str:
+    """``Progress: 2/5 exercises`` and a bar of the exercises done."""
+    done = sum(run.done for run in runs)
+    filled = round(BAR * done / len(runs)) if runs else 0
+    return t("check.progress.exercises", lang, done=done, count=len(runs), bar="#" * filled + "-" * (BAR - filled))
+
+
+def hidden_line(course: Course, names: list[str], lang: str) -> str:
+    """How many hidden trees grading adds, and that passing here is not a grade."""
+    items = ", ".join(t("check.hidden_item", lang, name=n, count=hidden_count(course, course.get(n))) for n in names)
+    return t("check.hidden", lang, items=items)
+
