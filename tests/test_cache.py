@@ -257,6 +257,11 @@ def test_the_cache_holds_no_hidden_tree_only_their_count(abkit, course, where):
     hidden = course / "fixtures" / "hidden"
     first = abkit("check", "minimax", "--course", course, "--lang", "en")
     assert first.status == 0 and entries(where)
+    traced = abkit("trace", sorted(hidden.glob("*.yaml"))[0], "--course", course, "--lang", "en")
+    assert traced.status == 0 and "#1" in traced.out  # the instructor's trace of a hidden tree is not cached either
+    public = len(entries(where))
+    assert abkit("trace", course / "fixtures" / "public" / "aima-fig-5-2.yaml", "--course", course).status == 0
+    assert len(entries(where)) == public + 1  # a public one is
     secrets = {p.stem.encode() for p in hidden.glob("*.yaml")}
     secrets |= {line.split(b":", 1)[1].strip() for p in hidden.glob("*.yaml")
                 for line in p.read_bytes().splitlines() if line.startswith(b"id:")}
