@@ -10,7 +10,8 @@ version is never trusted; else the value is made again and written over the slot
 files are hashed on every use (a few hundred kilobytes at most: well under a millisecond).
 
 Nothing about the cache can make a command fail or answer differently: no cache folder, an entry that cannot be
-read or unpickled, a full or read-only disk: the value is made from the files, as without a cache. A value is
+read or unpickled, a full or read-only disk: the value is made from the files, as without a cache. A folder other
+users may write to is not used (unpickling an entry runs code, as importing a ``.pyc`` does). A value is
 cached only when the files did not change while it was made. Errors (a bad fixture) are never cached: the next
 command reports them again. The cache holds nothing a student must not see (the hidden trees only as counts).
 
@@ -68,6 +69,7 @@ def cached(kind: str, sources: Sequence[Path], build: Callable[[], T], key: str 
     """
     try:
         folder = cache_dir()
+        folder = folder if folder is not None and _private(folder) else None
     except (OSError, RuntimeError, ValueError):  # no home folder to put it in
         folder = None
     files = [*map(Path, code), *sources]
@@ -84,20 +86,32 @@ def cached(kind: str, sources: Sequence[Path], build: Callable[[], T], key: str 
     return value
 
 
+def _private(folder: Path) -> bool:
+    """Whether ``folder`` can hold entries this user unpickles: not there yet (it is made for this user alone), or,
+    on a POSIX system, this user's and writable by no one else (an entry is code run at load, as a ``.pyc`` is)."""
+    try:
+        status = os.stat(folder)
+    except FileNotFoundError:
+        return True
+    if not hasattr(os, "getuid"):  # pragma: no cover - Windows: the user's own profile folder
+        return True
+    return status.st_uid == os.getuid() and not status.st_mode & 0o022
+
+
 def _digest(kind: str, files: Sequence[Path], key: str) -> bytes | None:
     """The digest of everything an entry is made from, or None when a file cannot be read (``build`` then says
     why, in the kit's words)."""
     h = blake2b(digest_size=20)
     h.update(f"{FORMAT}\0{__version__}\0{sys.version}\0{kind}\0{key}\0".encode("utf-8", "surrogateescape"))
-    h.update(_code_digest())
-    for path in files:
-        try:
+    try:
+        h.update(_code_digest())
+        for path in files:
             with open(path, "rb") as file:
                 data = file.read()
-        except (OSError, ValueError):
-            return None
-        h.update(f"\0{path}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
-        h.update(data)
+            h.update(f"\0{path}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
+            h.update(data)
+    except (OSError, ValueError):  # a file gone or refused (a confined process may read nothing new)
+        return None
     return h.digest()
 
 

@@ -153,6 +153,31 @@ def test_no_cache_folder_or_an_unwritable_one_changes_nothing(tmp_path, monkeypa
     assert blocked.read_text(encoding="utf-8").startswith("a file") and not list(tmp_path.glob("**/.*.tmp"))
 
 
+def test_a_process_that_may_not_read_the_kit_is_answered_without_the_cache(where, tmp_path, monkeypatch):
+    source = tmp_path / "a.txt"
+    source.write_text("alpha", encoding="utf-8")
+
+    def refused(*args):
+        raise PermissionError(1, "Operation not permitted")  # a sandboxed grading process's seccomp filter
+
+    monkeypatch.setattr(cache, "_code", [])
+    monkeypatch.setattr(cache.os, "listdir", refused)
+    assert cached("words", [source], Counted(source)) == ["ALPHA"] and entries(where) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
+def test_a_cache_folder_others_may_write_to_is_not_used(where, tmp_path):
+    source = tmp_path / "a.txt"
+    source.write_text("alpha", encoding="utf-8")
+    build = Counted(source)
+    cached("words", [source], build)
+    assert entries(where) and (where.stat().st_mode & 0o777) == 0o700  # made for this user alone
+    where.chmod(0o777)
+    [entry] = entries(where)
+    entry.write_bytes(cache._digest("words", [source], "") + b"cbuiltins\nexit\n.")  # another user's planted entry
+    assert cached("words", [source], build) == ["ALPHA"] and build.calls == 2
+
+
 def test_a_value_pickle_refuses_is_simply_not_cached(where, tmp_path):
     source = tmp_path / "a.txt"
     source.write_text("alpha", encoding="utf-8")
