@@ -1,8 +1,8 @@
 """A cache on disk for what the kit parses on every command and rarely changes: the message catalogues, a course's
 ``info.yaml``, its public fixtures, and how many hidden trees each exercise has.
 
-An entry is a value made from some files by a pure function (:func:`cached`). It lives in a file named by its kind
-and the files' paths (its *slot*) and is stored with the digest of everything it was made from: the files' paths
+An entry is a value made from some files by a pure function (:func:`cached`). It lives in a file named by its kind,
+the files' paths and the kit's code (its *slot*) and is stored with the digest of everything it was made from: the files' paths
 and contents, the kit's version and the source of its core (``abkit/*.py``, so a changed class or loader is never
 answered with an old object), Python's version and the cache's format. An entry is used only when its digest is the
 one computed now from the files as they are, so an edited fixture is read again at once and an entry of another kit
@@ -76,7 +76,7 @@ def cached(kind: str, sources: Sequence[Path], build: Callable[[], T], key: str 
     digest = _digest(kind, files, key) if folder is not None else None
     if digest is None:
         return build()
-    slot = folder / f"{kind}-{_slot(kind, sources, key)}.pickle"
+    slot = folder / f"{kind}-{_slot(kind, sources, key)}.pickle"  # made after _digest: the core's code was read
     value = _read(slot, digest)
     if value is not _MISSING:
         return value
@@ -132,9 +132,11 @@ def _code_digest() -> bytes:
 
 
 def _slot(kind: str, sources: Sequence[Path], key: str) -> str:
-    """The entry's file name: the same files (by path) and key, the same slot."""
-    names = "\0".join(map(str, sources))
-    return blake2b(f"{kind}\0{key}\0{names}".encode("utf-8", "surrogateescape"), digest_size=12).hexdigest()
+    """The entry's file name: the same files (by absolute path), key and kit, the same slot (two kits, or one file
+    named from two folders, never take turns writing over one entry)."""
+    names = "\0".join(os.path.abspath(p) for p in sources)
+    text = f"{kind}\0{key}\0{names}\0".encode("utf-8", "surrogateescape") + _code_digest()
+    return blake2b(text, digest_size=12).hexdigest()
 
 
 def _read(slot: Path, digest: bytes) -> object:

@@ -95,6 +95,24 @@ def test_an_entry_of_another_kit_is_not_trusted(where, tmp_path, monkeypatch):
     assert cached("words", [source], build) == ["ALPHA"] and build.calls == 3
 
 
+def test_two_kits_or_two_folders_keep_entries_of_their_own(where, tmp_path, monkeypatch):
+    """A relative path read from two course folders, or by two kits sharing one cache: each keeps its entry."""
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "a.txt").write_text(name, encoding="utf-8")
+    build = Counted(Path("a.txt"))
+    for _ in range(2):
+        for name in ("one", "two"):
+            monkeypatch.chdir(tmp_path / name)
+            assert cached("words", [Path("a.txt")], build) == [name.upper()]
+    assert build.calls == 2
+    for _ in range(2):
+        for code in (b"kit one", b"kit two"):
+            monkeypatch.setattr(cache, "_code", [code])
+            cached("words", [Path("a.txt")], build)
+    assert build.calls == 4 and len(entries(where)) == 4
+
+
 def test_code_outside_the_core_named_by_the_caller_is_part_of_the_key(where, tmp_path):
     source, code = tmp_path / "a.txt", tmp_path / "builder.py"
     source.write_text("alpha", encoding="utf-8")
