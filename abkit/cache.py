@@ -67,6 +67,39 @@ def cached(kind: str, sources: Sequence[Path], build: Callable[[], T], key: str 
     return something :mod:`pickle` can store; what it raises is raised (and nothing is cached). ``code``: source
     files outside the core whose code ``build`` runs (their contents are part of the digest too).
     """
+    found = entry(kind, sources, key, code)
+    value = found.value
+    if value is not _MISSING:
+        return value
+    value = build()
+    found.store(value)
+    return value
+
+
+class Entry:
+    """The cache's entry for a value made from some files (:func:`entry`): ``value`` (:data:`MISSING` when there
+    is none made from the files as they are now) and :meth:`store`, for a caller that makes the value bit by bit."""
+
+    __slots__ = ("_slot", "_digest", "_again", "value")
+
+    def __init__(self, slot: Path | None, digest: bytes | None, again: Callable[[], bytes | None]) -> None:
+        self._slot, self._digest, self._again = slot, digest, again
+        self.value = _read(slot, digest) if slot is not None else _MISSING
+
+    def store(self, value: object) -> None:
+        """Keep ``value`` as the one made from the files, unless they changed since the entry was looked up (the
+        value may have been made from the new ones). Nothing happens without a cache."""
+        if self._slot is not None and self._again() == self._digest:
+            _write(self._slot, self._digest, value)
+
+
+#: an entry's value when the cache holds none made from the files as they are
+MISSING = _MISSING
+
+
+def entry(kind: str, sources: Sequence[Path], key: str = "", code: Sequence[str] = ()) -> Entry:
+    """The entry of ``kind`` for ``sources``, ``key`` and ``code`` (as for :func:`cached`), read now; its value is
+    :data:`MISSING` when it is absent, stale, corrupt or the cache is off."""
     try:
         folder = cache_dir()
         folder = folder if folder is not None and _private(folder) else None
@@ -75,15 +108,9 @@ def cached(kind: str, sources: Sequence[Path], build: Callable[[], T], key: str 
     files = [*map(Path, code), *sources]
     digest = _digest(kind, files, key) if folder is not None else None
     if digest is None:
-        return build()
+        return Entry(None, None, lambda: None)
     slot = folder / f"{kind}-{_slot(kind, sources, key)}.pickle"  # made after _digest: the core's code was read
-    value = _read(slot, digest)
-    if value is not _MISSING:
-        return value
-    value = build()
-    if _digest(kind, files, key) == digest:  # the files did not change while ``build`` read them
-        _write(slot, digest, value)
-    return value
+    return Entry(slot, digest, lambda: _digest(kind, files, key))
 
 
 def _private(folder: Path) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -316,3 +317,101 @@ def test_the_cache_holds_no_hidden_tree_only_their_count(abkit, course, where):
     (hidden / "zz-extra.yaml").write_bytes(tree.read_bytes())
     again = abkit("check", "minimax", "--course", course, "--lang", "en").out
     assert f"minimax +{count + 1} hidden" in again  # the count follows the hidden trees
+
+
+# -- the statuses of the exercises not shown in full ----------------------------------------------------------------
+
+#: appended to a solved minimax.py: it fails once ABKIT_TEST_BREAK is set, which no file the cache reads shows
+BREAKABLE = '\nimport os\nif os.environ.get("ABKIT_TEST_BREAK"):\n    def minimax_decision(game, state):\n' \
+            '        raise RuntimeError("broken")\n'
+
+
+@pytest.fixture
+def breakable(course):
+    """The course with a solved minimax that breaks when ABKIT_TEST_BREAK is set (a change no file shows)."""
+    minimax = course / "exercises" / "minimax.py"
+    minimax.write_text(minimax.read_text(encoding="utf-8") + BREAKABLE, encoding="utf-8")
+    return course
+
+
+def statuses(folder: Path) -> list[Path]:
+    return sorted(folder.glob("statuses-*.pickle")) if folder.is_dir() else []
+
+
+def test_the_progress_line_reuses_the_status_of_unchanged_files(abkit, breakable, where, monkeypatch):
+    first = abkit("check", "alphabeta", "--course", breakable, "--lang", "en")
+    assert first.status == 1 and "Progress: 1/5" in first.out and len(statuses(where)) == 1
+    monkeypatch.setenv("ABKIT_TEST_BREAK", "1")  # minimax would fail now, but none of its files changed
+    assert abkit("check", "alphabeta", "--course", breakable, "--lang", "en").out == first.out
+    said = abkit("check", "--course", breakable, "--lang", "en").out
+    assert "✓ minimax" in said and "Progress: 1/5" in said
+    monkeypatch.setenv(cache.ENV, "off")  # without the cache every exercise runs
+    assert "Progress: 0/5" in abkit("check", "alphabeta", "--course", breakable, "--lang", "en").out
+
+
+def test_a_named_exercise_always_runs(abkit, breakable, where, monkeypatch):
+    assert abkit("check", "alphabeta", "--course", breakable).status == 1 and statuses(where)
+    monkeypatch.setenv("ABKIT_TEST_BREAK", "1")
+    run = abkit("check", "minimax", "--course", breakable, "--lang", "en")
+    assert run.status == 1 and "RuntimeError: broken" in run.out and "Progress: 0/5" in run.out
+
+
+@pytest.mark.parametrize("edit", ["the exercise's file", "a file it imports", "a new file", "info.yaml",
+                                  "a public fixture"])
+def test_a_changed_file_runs_the_exercises_again_at_once(abkit, breakable, where, monkeypatch, edit):
+    exercises = breakable / "exercises"
+    if edit == "a file it imports":  # minimax.py takes its entry function from a helper module beside it
+        (exercises / "helper.py").write_text("BROKEN = False\n", encoding="utf-8")
+        minimax = exercises / "minimax.py"
+        minimax.write_text(minimax.read_text(encoding="utf-8").replace(
+            'if os.environ.get("ABKIT_TEST_BREAK")', "import helper\nif helper.BROKEN"), encoding="utf-8")
+    assert "Progress: 1/5" in abkit("check", "alphabeta", "--course", breakable, "--lang", "en").out
+    monkeypatch.setenv("ABKIT_TEST_BREAK", "1")
+    if edit == "the exercise's file":
+        with open(exercises / "minimax.py", "a", encoding="utf-8") as file:
+            file.write("# edited\n")
+    elif edit == "a file it imports":
+        (exercises / "helper.py").write_text("BROKEN = True\n", encoding="utf-8")
+    elif edit == "a new file":
+        (exercises / "notes.py").write_text("# a file of the student's own\n", encoding="utf-8")
+    elif edit == "info.yaml":
+        info = exercises / "info.yaml"
+        info.write_text(info.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    else:
+        fixture = breakable / "fixtures" / "public" / "aima-fig-5-2.yaml"
+        fixture.write_text(fixture.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    sys.modules.pop("helper", None)  # as in a new process: the first check imported the old one
+    said = abkit("check", "alphabeta", "--course", breakable, "--lang", "en").out
+    assert "Progress: 0/5" in said  # minimax ran again (and fails, as ABKIT_TEST_BREAK makes it)
+
+
+def test_a_status_that_depended_on_time_is_not_kept(abkit, course, where):
+    info = course / "exercises" / "info.yaml"
+    info.write_text(re.sub(r"(?m)^time_limit: .*$", "time_limit: 0.3", info.read_text(encoding="utf-8")),
+                    encoding="utf-8")
+    minimax = course / "exercises" / "minimax.py"
+    minimax.write_text(minimax.read_text(encoding="utf-8") + "\n\ndef minimax_decision(game, state):\n"
+                       "    while True:\n        pass\n", encoding="utf-8")
+    run = abkit("check", "alphabeta", "--course", course, "--lang", "en")
+    assert "✗ minimax" not in run.out and "Progress: 0/5" in run.out
+    assert statuses(where) == []
+
+
+def test_a_stale_or_foreign_status_entry_is_not_used(abkit, breakable, where, monkeypatch):
+    from abkit.coursefolder import forget_course, use_course
+    from studentloop.report import info_path, remembered
+
+    first = abkit("check", "alphabeta", "--course", breakable, "--lang", "en").out
+    [entry] = statuses(where)
+    exercises = breakable / "exercises"
+    for value in ({"minimax": ("failing", 99)}, {"minimax": ("passed", 3), "alphabeta": ("passed", None)},
+                  ["not", "a", "dict"], {name: ("lost", None) for name in ("minimax", "alphabeta", "alphabeta_cutoff",
+                                                                           "expectimax", "ordering")}):
+        entry.unlink()
+        use_course(breakable)
+        try:
+            remembered(exercises, info_path(exercises)).store(value)
+        finally:
+            forget_course()
+        assert [entry] == statuses(where)
+        assert abkit("check", "alphabeta", "--course", breakable, "--lang", "en").out == first
