@@ -4,19 +4,26 @@ from __future__ import annotations
 
 import functools
 import os
-import traceback
 from pathlib import Path
+
+TYPE_CHECKING = False  # typing is not imported for this alone
+if TYPE_CHECKING:
+    from traceback import FrameSummary
 
 
 def student_traceback(error: BaseException, roots: list[Path]) -> list[str]:
     """The lines of ``error``'s traceback that point into the student's files (under ``roots``), then the error."""
+    import traceback  # only when the student's code raised: a check of passing code never needs it
+
     lines = [line.rstrip("\n") for line in traceback.format_list(student_frames(error, roots))]
     lines += [line.rstrip("\n") for line in traceback.format_exception_only(type(error), error)]
     return [part for line in lines for part in line.split("\n")]
 
 
-def student_frames(error: BaseException, roots: list[Path]) -> list[traceback.FrameSummary]:
+def student_frames(error: BaseException, roots: list[Path]) -> list[FrameSummary]:
     """The frames of ``error``'s traceback in the student's files (under ``roots``), outermost first."""
+    import traceback
+
     folders = [_real(str(r)) for r in roots]
     return [f for f in traceback.extract_tb(error.__traceback__) if _under(f.filename, folders)]
 

@@ -86,3 +86,19 @@ def test_help_and_usage_errors_list_every_subject(abkit):
     run = abkit("nosuch", "--lang", "en")
     assert run.status == 2 and "invalid choice: 'nosuch'" in run.err and all(c in run.err for c in COMMANDS)
     assert abkit("--lang", "en").status == 2
+
+
+@pytest.mark.parametrize("args, loaded", [(("check", "alphabeta"), {"alphabeta"}), (("check",), set()),
+                                          (("check", "--all"), {"minimax", "alphabeta", "alphabeta_cutoff",
+                                                                "expectimax", "ordering"})],
+                         ids=lambda a: " ".join(a) if isinstance(a, tuple) else "")
+def test_a_check_of_unchanged_files_runs_only_the_exercises_it_shows_in_full(args, loaded, correct):
+    """The one-line statuses and the progress line come from the first run's cache entry: the second loads (and
+    runs) only the student's files it shows in full (none when every exercise passes)."""
+    modules = imported(*args, "--exercises", correct)
+    assert {m.split("_", 2)[2].rsplit("_", 1)[0] for m in modules if m.startswith("_abkit_")} == loaded
+
+
+def test_a_check_of_passing_code_imports_no_traceback_formatting(correct):
+    modules = imported("check", "alphabeta", "--exercises", correct)
+    assert "traceback" not in modules
