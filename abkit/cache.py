@@ -109,7 +109,7 @@ def entry(kind: str, sources: Sequence[Path], key: str = "", code: Sequence[str]
     digest = _digest(kind, files, key) if folder is not None else None
     if digest is None:
         return Entry(None, None, lambda: None)
-    slot = folder / f"{kind}-{_slot(kind, sources, key)}.pickle"  # made after _digest: the core's code was read
+    slot = folder / f"{kind}-{_slot(kind, files, key)}.pickle"  # made after _digest: the core's code was read
     return Entry(slot, digest, lambda: _digest(kind, files, key))
 
 
@@ -159,8 +159,9 @@ def _code_digest() -> bytes:
 
 
 def _slot(kind: str, sources: Sequence[Path], key: str) -> str:
-    """The entry's file name: the same files (by absolute path), key and kit, the same slot (two kits, or one file
-    named from two folders, never take turns writing over one entry)."""
+    """The entry's file name: the same files (by absolute path: the sources and the code outside the core), key and
+    kit, the same slot (two kits, two copies of one kit's code, or one file named from two folders, never take turns
+    writing over one entry)."""
     names = "\0".join(os.path.abspath(p) for p in sources)
     text = f"{kind}\0{key}\0{names}\0".encode("utf-8", "surrogateescape") + _code_digest()
     return blake2b(text, digest_size=12).hexdigest()

@@ -155,7 +155,7 @@ def install_commands(where: str, abkit: Path, folders: dict[str, Path]) -> list[
         Command(f"{where}|trace aima-fig-5-2|fresh stubs", [str(abkit), "trace", "fixtures/public/aima-fig-5-2.yaml"],
                 stubs, 0, "value 3 · action B"),
         Command(f"{where}|watch: a re-check after a save|working on alphabeta",
-                [str(abkit.parent / "python"), "-c", WATCH, EXERCISE], working, inner=True),
+                [str(abkit.parent / "python"), "-P", "-c", WATCH, EXERCISE], working, inner=True),
         Command(f"{where}|--version|", [str(abkit), "--version"], stubs, 0, "abkit "),
     ]
     return commands

@@ -114,6 +114,22 @@ def test_two_kits_or_two_folders_keep_entries_of_their_own(where, tmp_path, monk
     assert build.calls == 4 and len(entries(where)) == 4
 
 
+def test_two_copies_of_the_code_outside_the_core_keep_entries_of_their_own(where, tmp_path):
+    """Two installs of one kit (a student edition and the copy beside it) read the same files with code at two
+    paths: each keeps its entry instead of writing over the other's on every run."""
+    source = tmp_path / "a.txt"
+    source.write_text("alpha", encoding="utf-8")
+    copies = [tmp_path / name / "builder.py" for name in ("one", "two")]
+    for code in copies:
+        code.parent.mkdir()
+        code.write_text("# the same code\n", encoding="utf-8")
+    build = Counted(source)
+    for _ in range(2):
+        for code in copies:
+            cached("words", [source], build, code=[str(code)])
+    assert build.calls == 2 and len(entries(where)) == 2
+
+
 def test_code_outside_the_core_named_by_the_caller_is_part_of_the_key(where, tmp_path):
     source, code = tmp_path / "a.txt", tmp_path / "builder.py"
     source.write_text("alpha", encoding="utf-8")
