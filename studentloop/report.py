@@ -23,15 +23,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from abkit.cache import entry
+from abkit.cache import Entry, entry
 from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.feedback import TestResult, render_result
+from abkit.fixture import fixture_paths
 from abkit.i18n import t
 from abkit.info import Course, Exercise, load_info
 from abkit.textree import UNICODE, Glyphs
-
-from abkit.fixture import fixture_paths
 
 from studentloop.check import course_fixtures, exercise_results, hidden_count, test_cases
 from studentloop.limits import MemoryGuard
@@ -104,9 +103,9 @@ class ExerciseRun:
     def summary(self) -> tuple[str, int | None] | None:
         """What a later check of the same files may reuse (:attr:`known`), or None when the outcome depended on time
         or memory (a search stopped by its time limit or the memory watchdog, or out of memory)."""
-        status = self.status
         if self.known is not None:
             return self.known
+        status = self.status
         if any(r.status == "timeout" or "memory" in r.detail for r in self.results):
             return None
         return status, next(k for k, r in enumerate(self.results) if not r.passed) if status == FAILING else None
@@ -165,7 +164,7 @@ def python_files(folder: Path) -> list[Path]:
     return found
 
 
-def remembered(folder: Path, info: Path):
+def remembered(folder: Path, info: Path) -> Entry:
     """The cache's entry (:mod:`abkit.cache`) of the exercises' statuses on the student's files in ``folder``: a
     dict name -> :attr:`ExerciseRun.known`, made from those files, ``info``, the public fixtures and this module's
     and the test runner's code (with the kit's core, its version and Python's, as every entry)."""
@@ -185,8 +184,9 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
     each other, or (``every``) all in full. Returns the lines (each also given to ``emit`` when it is ready) and
     whether the exercises asked about pass (all of them, when none is named). ``keep``: a list that receives the
     results of the exercises shown in full (``abkit check --html`` writes pages from them)."""
-    info = info_path(Path(folder) if folder is not None else current_course().exercises)
-    course, folder = find_course(folder)
+    folder = Path(folder) if folder is not None else current_course().exercises
+    info = info_path(folder)
+    course = load_info(info)
     names = chosen(course, name)
     lines: list[str] = []
 
@@ -231,7 +231,7 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
     return lines, ok
 
 
-def _remember(memo, runs: list[ExerciseRun]) -> None:
+def _remember(memo: Entry, runs: list[ExerciseRun]) -> None:
     """Keep every exercise's status for the next check of the same files, unless one depended on time or memory."""
     summaries = {run.name: run.summary() for run in runs}
     if None not in summaries.values():
