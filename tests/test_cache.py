@@ -431,3 +431,18 @@ def test_a_stale_or_foreign_status_entry_is_not_used(abkit, breakable, where, mo
             forget_course()
         assert [entry] == statuses(where)
         assert abkit("check", "alphabeta", "--course", breakable, "--lang", "en").out == first
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_remembered_failing_status_names_the_same_first_failing_test(abkit, course, where, lang):
+    alphabeta = course / "exercises" / "alphabeta.py"
+    solved = (KIT_ROOT / "solutions" / "alphabeta.py").read_text(encoding="utf-8")
+    wrong = solved.replace("        if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n", "        if v < alpha:\n")
+    assert wrong != solved
+    alphabeta.write_text(wrong, encoding="utf-8")
+    shutil.copy(KIT_ROOT / "exercises" / "minimax.py", course / "exercises" / "minimax.py")  # the current exercise
+    first = abkit("check", "--course", course, "--lang", lang)  # runs alphabeta up to its first failure
+    again = abkit("check", "--course", course, "--lang", lang)  # takes its status from the cache
+    assert statuses(where) and again.out == first.out and again.status == first.status == 1
+    line = next(line for line in first.out.splitlines() if "alphabeta · " in line)
+    assert line.startswith("✗") and ("the first test that fails: " if lang == "en" else "처음") in line, line
