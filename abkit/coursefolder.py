@@ -20,7 +20,6 @@ import contextlib
 import functools
 import os
 import re
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -164,7 +163,8 @@ def course_id(root: Path) -> str | None:
 
 @contextlib.contextmanager
 def chosen_course(root: Path | str | None, needed: bool = True):
-    """For one command: the course named ``root`` (``--course``), else the current one when ``needed``.
+    """For one command: the course named ``root`` (``--course``), else the current one when ``needed`` (found as the
+    command starts).
 
     NoCourse when the course is needed and there is none; the process's earlier choice is restored afterwards.
     """
@@ -174,7 +174,7 @@ def chosen_course(root: Path | str | None, needed: bool = True):
         if root is not None:
             use_course(root)
         elif needed:
-            current_course()
+            _chosen = current_course()  # found once: the command works on one course however long it runs
         yield
     finally:
         _chosen = before
@@ -194,6 +194,8 @@ CODE_BESIDE = ("handouts",)
 def copy_course(source: Path, target: Path) -> list[Path]:
     """Copy the course at ``source`` into ``target`` (made if missing): its parts, its rubric as
     ``rubric.yaml`` and a marker of this kit's version; returns the files written. No caches are copied."""
+    import shutil  # here: only abkit init and the wheel's build copy a course
+
     source, target = Path(source), Path(target)
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache")
     data_only = shutil.ignore_patterns("__pycache__", "*.pyc", ".pytest_cache", "*.py")

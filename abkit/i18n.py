@@ -14,13 +14,11 @@ from __future__ import annotations
 
 import errno
 import functools
-import locale
 import os
 import string
 from pathlib import Path
 
-import yaml
-
+from .cache import cached
 from .korean import format_ko
 
 LANGS = ("en", "ko")
@@ -30,10 +28,18 @@ _MESSAGES = Path(__file__).with_name("messages")
 
 @functools.lru_cache(maxsize=None)
 def catalogue(lang: str) -> dict[str, str]:
-    """All messages of ``lang`` merged from its files; a key defined twice is an error."""
+    """All messages of ``lang`` merged from its files; a key defined twice is an error. Read through the kit's
+    cache (:mod:`abkit.cache`): YAML is parsed only when a file changed."""
+    paths = sorted((_MESSAGES / lang).glob("*.yaml"))
+    return cached("catalogue", paths, lambda: _merged(paths))
+
+
+def _merged(paths: list[Path]) -> dict[str, str]:
+    import yaml
+
     merged: dict[str, str] = {}
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    for path in sorted((_MESSAGES / lang).glob("*.yaml")):
+    for path in paths:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=loader) or {}
         for key, text in data.items():
             if key in merged:
@@ -46,6 +52,8 @@ def catalogue(lang: str) -> dict[str, str]:
 def glossary() -> tuple[dict, ...]:
     """The kit's terms, one entry per concept (``messages/glossary.yaml``): ``en``, ``ko`` (the only Korean
     term the kit uses for it), ``seed`` (the Korean course text's term, or ``""``) and ``avoid``."""
+    import yaml
+
     return tuple(yaml.safe_load((_MESSAGES / "glossary.yaml").read_text(encoding="utf-8")))
 
 
@@ -74,6 +82,8 @@ def default_lang() -> str:
             value = spoken[0] if spoken else ""
         if value:
             return normalize_lang(value)
+    import locale  # here: most users name a language in the environment
+
     try:
         return normalize_lang(locale.getlocale()[0])
     except (ValueError, TypeError):  # pragma: no cover - exotic locale settings

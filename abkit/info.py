@@ -11,11 +11,9 @@ import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
+from abkit.cache import cached
 from abkit.errors import UsageError
 from abkit.i18n import LANGS, Message, os_problem
-from abkit.yamlsafe import parser_problem
 
 RULES = {"aima": True, "cs188": False}
 ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
@@ -91,7 +89,16 @@ class Course:
 
 
 def load_info(path: Path) -> Course:
-    """Read and check ``info.yaml`` at ``path``."""
+    """Read and check ``info.yaml`` at ``path`` (through the kit's cache, :mod:`abkit.cache`: parsed again only
+    when the file changed)."""
+    return cached("info", [path], lambda: _read_info(path))
+
+
+def _read_info(path: Path) -> Course:
+    import yaml
+
+    from abkit.yamlsafe import parser_problem
+
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as error:

@@ -2,26 +2,52 @@
 
 from __future__ import annotations
 
-import traceback
+import functools
+import os
 from pathlib import Path
+
+TYPE_CHECKING = False  # typing is not imported for this alone
+if TYPE_CHECKING:
+    from traceback import FrameSummary
 
 
 def student_traceback(error: BaseException, roots: list[Path]) -> list[str]:
     """The lines of ``error``'s traceback that point into the student's files (under ``roots``), then the error."""
-    roots = [Path(r).resolve() for r in roots]
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if _under(Path(f.filename), roots)]
-    lines = [line.rstrip("\n") for line in traceback.format_list(frames)]
+    import traceback  # only when the student's code raised: a check of passing code never needs it
+
+    lines = [line.rstrip("\n") for line in traceback.format_list(student_frames(error, roots))]
     lines += [line.rstrip("\n") for line in traceback.format_exception_only(type(error), error)]
     return [part for line in lines for part in line.split("\n")]
 
 
-def _under(path: Path, roots: list[Path]) -> bool:
-    """Whether the frame's file is one of the student's: a pseudo-file (``<frozen importlib._bootstrap>``,
-    ``<string>``) never is, though its name, taken as relative, would resolve under the working folder."""
-    if str(path).startswith("<"):
+def student_frames(error: BaseException, roots: list[Path]) -> list[FrameSummary]:
+    """The frames of ``error``'s traceback in the student's files (under ``roots``), outermost first."""
+    import traceback
+
+    folders = [_real(str(r)) for r in roots]
+    return [f for f in traceback.extract_tb(error.__traceback__) if _under(f.filename, folders)]
+
+
+def _under(filename: str, folders: list[str]) -> bool:
+    """Whether the frame's file is one of the student's (``folders``: real paths): a pseudo-file
+    (``<frozen importlib._bootstrap>``, ``<string>``) never is, though its name, taken as relative, would resolve
+    under the working folder."""
+    if filename.startswith("<"):
         return False
     try:
-        resolved = path.resolve()
-    except OSError:  # pragma: no cover - a frame from a file that is gone
+        real = _real(filename)
+    except (OSError, ValueError):  # pragma: no cover - a frame from a file that is gone
         return False
-    return any(resolved == r or r in resolved.parents for r in roots)
+    return any(real == folder or real.startswith(folder.rstrip(os.sep) + os.sep) for folder in folders)
+
+
+@functools.lru_cache(maxsize=512)
+def _real(path: str) -> str:
+    """``path`` with its links and ``..`` resolved, in the system's case (``Path.resolve``, as a string); looked up
+    once until :func:`forget_paths` (every test of a check meets the same few files)."""
+    return os.path.normcase(os.path.realpath(path))
+
+
+def forget_paths() -> None:
+    """Resolve files afresh from now on (a check calls it as it starts on an exercise: links may have changed)."""
+    _real.cache_clear()

@@ -1,8 +1,10 @@
 """The ``abkit`` command: a thin layer that turns arguments into calls and errors into messages.
 
 Each subject has its own module under ``grader/commands/`` with ``register``
-(its arguments) and ``run`` (one library call, an exit status). Only this
-module maps exceptions to messages and exit statuses: 0 success, 1 the checked
+(its arguments) and ``run`` (one library call, an exit status). Only the module of
+the subject the command line names is imported, and only its parser built: a command
+pays for nothing it does not use (``abkit check`` starts in a few tens of milliseconds).
+Only this module maps exceptions to messages and exit statuses: 0 success, 1 the checked
 thing fails, 2 usage or input error.
 """
 
@@ -13,6 +15,7 @@ import os
 import re
 import sys
 import unicodedata
+from importlib import import_module
 
 from abkit import __version__
 from abkit.coursefolder import NoCourse, chosen_course
@@ -20,10 +23,10 @@ from abkit.errors import UsageError
 from abkit.fixture import FixtureError
 from abkit.i18n import LANGS, catalogue, default_lang, normalize_lang, t
 
-from grader.commands import check, export, fixtures, grade, handouts, hint, init, lab, pack, practice, release, stubs
-from grader.commands import trace, watch
-
-COMMANDS = (check, hint, watch, pack, trace, practice, fixtures, handouts, grade, export, stubs, release, lab, init)
+#: the subjects, in the order ``abkit --help`` lists them: each a module of ``grader/commands/``
+COMMANDS = tuple("check hint watch pack trace practice fixtures handouts grade export stubs release lab init".split())
+#: the options ``abkit`` itself takes (before the subject); those that take a value
+TOP_OPTIONS, TAKE_VALUE = ("-h", "--help", "--version", "--lang", "--course"), ("--lang", "--course")
 
 
 def _lang_from(argv: list[str]) -> str:
@@ -80,8 +83,27 @@ def wrap(text: str, width: int) -> list[str]:
     return lines + [line] if line else lines
 
 
+def terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size()`` finds it (``COLUMNS``, else the terminal, else 80),
+    without importing ``shutil`` (and the compression modules it imports) on every start."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help wrapped by display width, so Korean help (Hangul two columns wide) fits the terminal."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position, terminal_columns() - 2 if width is None else width)
 
     def _split_lines(self, text: str, width: int) -> list[str]:
         return wrap(text, width)
@@ -122,16 +144,38 @@ def add_course(parser: argparse.ArgumentParser, lang: str, default: object = Non
     parser.add_argument("--course", metavar="DIR", default=default, help=t("cli.help.course", lang))
 
 
-def build_parser(lang: str) -> argparse.ArgumentParser:
+def build_parser(lang: str, named: str | None = None) -> argparse.ArgumentParser:
+    """``abkit``'s argument parser, every subject in full; or, ``named`` (:func:`named_command`), only that subject's
+    (its module the only one imported), or for ``""`` (none named) each subject by its name and help: all that
+    ``abkit --help`` and argparse's "invalid choice" show."""
     parser = ArgumentParser(prog="abkit", description=t("cli.description", lang))
     parser.add_argument("--version", action="version", version=f"abkit {__version__}", help=t("cli.help.version", lang))
     parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
     add_course(parser, lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.commands", lang),
                                 help=t("cli.help.command", lang))
-    for command in COMMANDS:
-        command.register(sub, lang, add_lang)
+    for name in COMMANDS:
+        if named is None or name == named:
+            import_module(f"grader.commands.{name}").register(sub, lang, add_lang)
+        elif named == "":
+            sub.add_parser(name, help=t(f"{name}.help", lang))
     return parser
+
+
+def named_command(argv: list[str]) -> str:
+    """The subject ``argv`` names, read as argparse reads it (the first word that is neither one of ``abkit``'s own
+    options, abbreviated or not, nor its value), when it is one of :data:`COMMANDS`; else ``""``."""
+    words = iter(argv)
+    for arg in words:
+        if arg == "--":
+            arg = next(words, "")
+        elif arg.startswith("-"):
+            option = [o for o in TOP_OPTIONS if o.startswith(arg)] if "=" not in arg else []
+            if len(option) == 1 and option[0] in TAKE_VALUE:
+                next(words, None)
+            continue
+        return arg if arg in COMMANDS else ""
+    return ""
 
 
 #: text the kit writes that a console's encoding must take: Hangul, α/β, ≤, ∞, the tree's lines and marks
@@ -171,7 +215,7 @@ def main(argv: list[str] | None = None) -> int:
     lang = _lang_from(argv)
     _localize_argparse(lang)
     _utf8_streams()
-    parser = build_parser(lang)
+    parser = build_parser(lang, named_command(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -26,23 +26,25 @@ import os
 import re
 import sys
 import threading
-import traceback
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 from typing import Iterator
 
+from abkit.cache import cached
 from abkit.compare import Finding, compare, compare_counts, compare_order
 from abkit.coursefolder import current_course
 from abkit.expected import expected_counts, expected_trace
 from abkit.feedback import TestResult, student_traceback
-from abkit.fixture import Fixture, fixture_paths, load_fixture
+from abkit.fixture import Fixture, fixture_paths, load_fixture, load_fixtures
 from abkit.game import MAX, Budgeted, SearchTooLong
 from abkit.i18n import Message, default_lang, t
 from abkit.info import Course, Exercise
 from abkit.judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
 from abkit.loading import load_module
 from abkit.textree import fmt
+from abkit.tracebacks import forget_paths, student_frames
 from abkit.trace import Call, Trace, traced_call, traced_search
 
 from studentloop import limits
@@ -94,7 +96,7 @@ class Student:
 
 def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
     """The public fixtures written for the course's cut-off rule, sorted by file name."""
-    fixtures = [load_fixture(p) for p in fixture_paths([folder])] if folder.is_dir() else []
+    fixtures = load_fixtures([folder], cache=True) if folder.is_dir() else []
     return [f for f in fixtures if f.prune_on_equality == course.prune_on_equality]
 
 
@@ -146,14 +148,15 @@ def hidden_count(course: Course, exercise: Exercise, folder: Path | None = None)
     if exercise.name in course.hidden:
         return course.hidden[exercise.name]
     folder = folder if folder is not None else current_course().hidden_fixtures
-    return len(test_cases(exercise, _folder_fixtures(course.prune_on_equality, folder), direct=False))
+    files = fixture_paths([folder]) if folder.is_dir() else []
 
+    def count() -> int:
+        fixtures = [f for f in map(load_fixture, files) if f.prune_on_equality == course.prune_on_equality]
+        return len(test_cases(exercise, fixtures, direct=False))
 
-@functools.lru_cache(maxsize=8)
-def _folder_fixtures(prune_on_equality: bool, folder: Path) -> tuple[Fixture, ...]:
-    """The fixtures of ``folder`` for one rule, read once per process (every exercise counts the hidden ones)."""
-    return tuple(f for f in map(load_fixture, fixture_paths([folder]) if folder.is_dir() else [])
-                 if f.prune_on_equality == prune_on_equality)
+    # cached as a count only (:mod:`abkit.cache`): the hidden trees never reach the cache folder
+    return cached("hidden-count", files, count, key=repr((course.prune_on_equality, exercise.algorithm,
+                                                          exercise.fixtures)), code=[__file__])
 
 
 # -- running them --------------------------------------------------------------
@@ -174,7 +177,6 @@ class Watchdog:
         self.fired = False
         self.reason: str | None = None
         self._done = False  # set first thing in __exit__: a late timer then does nothing
-        self._timer: threading.Timer | None = None
         self._hard: threading.Timer | None = None
         self._guard = None
         self._lock = threading.Lock()
@@ -203,9 +205,7 @@ class Watchdog:
 
     def __enter__(self) -> "Watchdog":
         if threading.current_thread() is threading.main_thread():
-            self._timer = threading.Timer(self.seconds, self._fire)
-            self._timer.daemon = True
-            self._timer.start()
+            _ALARMS.set(self, self.seconds)
             self._guard = limits.active()
             if self._guard is not None:
                 self._guard.watch(self)
@@ -213,11 +213,57 @@ class Watchdog:
 
     def __exit__(self, *exc: object) -> None:
         self._done = True
+        _ALARMS.cancel(self)
         if self._guard is not None:
             self._guard.unwatch(self)
-        for timer in (self._timer, self._hard):
-            if timer is not None:
-                timer.cancel()
+        if self._hard is not None:
+            self._hard.cancel()
+
+
+class Alarms:
+    """One daemon thread that calls each running :class:`Watchdog`'s ``_fire`` when its time is up: a test starts
+    no thread of its own (starting one costs about as much as a small test). A process forked after it started
+    serves its alarms with a thread of its own."""
+
+    def __init__(self) -> None:
+        self._due: dict[Watchdog, float] = {}
+        self._changed = threading.Condition()
+        self._pid: int | None = None
+
+    def set(self, watchdog: Watchdog, seconds: float) -> None:
+        with self._changed:
+            self._due[watchdog] = time.monotonic() + seconds
+            if self._pid != os.getpid():
+                self._pid = os.getpid()
+                threading.Thread(target=self._serve, name="abkit-watchdog", daemon=True).start()
+            self._changed.notify()
+
+    def cancel(self, watchdog: Watchdog) -> None:
+        with self._changed:
+            self._due.pop(watchdog, None)
+
+    def _serve(self) -> None:
+        with self._changed:
+            while True:
+                if not self._due:
+                    self._changed.wait()
+                    continue
+                watchdog = min(self._due, key=self._due.__getitem__)
+                left = self._due[watchdog] - time.monotonic()
+                if left > 0:
+                    self._changed.wait(left)
+                    continue
+                del self._due[watchdog]
+                self._changed.release()
+                try:
+                    watchdog._fire()
+                finally:
+                    self._changed.acquire()
+
+
+_ALARMS = Alarms()
+if hasattr(os, "register_at_fork"):  # a forked child starts afresh (a lock held at the fork would stay held)
+    os.register_at_fork(after_in_child=_ALARMS.__init__)
 
 
 def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student:
@@ -225,6 +271,8 @@ def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student
     gives every test the same result (missing, crashed, timeout)."""
     path = folder / exercise.file
     base = TestResult(exercise.name, exercise.name, dict(exercise.title))
+    forget_paths()
+    _shown.cache_clear()
     if not path.is_file():
         base.status, base.detail = "missing", {"function": exercise.file, "file": str(folder)}
         return Student(None, base)
@@ -399,6 +447,10 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
     """Set ``result`` from the student's trace: passed or failed on observables only (:mod:`abkit.judge`, as
     grading judges), with the findings against ``expected`` that say where; or the status its error means.
     ``judged=False``: only the error matters (there is no trace to compare)."""
+    if isinstance(student.error, NotImplementedError):  # a TODO met: nothing to compare
+        result.student, result.expected = None, expected if judged else None
+        _not_started(result, student.error, folder)
+        return
     categories = DIRECT_CATEGORIES if direct else GAME_CATEGORIES if result.tree is None else SEARCH_CATEGORIES
     passed = judged and all_pass(categories, student, expected)
     if not judged or passed:
@@ -417,16 +469,6 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
     error = student.error
     if not judged:
         result.student = result.expected = None
-    if isinstance(error, NotImplementedError):
-        frames = student_traceback(error, [folder])
-        names = re.findall(r", in (\w+)$", "\n".join(frames), re.M)
-        result.status, result.findings, result.student = "not_started", [], None
-        result.detail = {**result.detail, "function": names[-1] if names else "?"}
-        todo = _raised_at(error, folder)
-        if todo is not None:  # point at the TODO: the file and line of the raise the stub has under it
-            result.detail["message"] = Message("feedback.status.not_started_at", function=todo.name,
-                                               file=_shown_path(Path(todo.filename)), line=todo.lineno)
-        return
     if error is not None:
         result.status = "error"
         result.traceback = _trim(student_traceback(error, [folder]))
@@ -443,21 +485,31 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
     result.status = "passed" if passed else "failed"
 
 
-def _raised_at(error: BaseException, folder: Path) -> traceback.FrameSummary | None:
-    """The last frame of ``error``'s traceback in the student's files (where it was raised), if any."""
-    root = folder.resolve()
-    for frame in reversed(traceback.extract_tb(error.__traceback__)):
-        if not frame.filename.startswith("<") and root in Path(frame.filename).resolve().parents:
-            return frame
-    return None
+def _not_started(result: TestResult, error: NotImplementedError, folder: Path) -> None:
+    """The student's code raised ``NotImplementedError``: not started, at the function (and the TODO: the file and
+    line of the raise the stub has under it) where the student's part of the traceback ends."""
+    frames = student_frames(error, [folder])
+    names = [f.name for f in frames if re.fullmatch(r"\w+", f.name)]
+    result.status, result.findings = "not_started", []
+    result.detail = {**result.detail, "function": names[-1] if names else "?"}
+    if frames:
+        todo = frames[-1]
+        result.detail["message"] = Message("feedback.status.not_started_at", function=todo.name,
+                                           file=_shown_path(Path(todo.filename)), line=todo.lineno)
 
 
 def _shown_path(path: Path) -> str:
     """``path`` as the student knows it: relative to the course folder (``exercises/minimax.py``) when in it."""
+    return _shown(str(path), str(current_course().root))
+
+
+@functools.lru_cache(maxsize=64)
+def _shown(path: str, root: str) -> str:
+    """:func:`_shown_path`, looked up once per exercise's run (:func:`load_student` forgets them)."""
     try:
-        return path.resolve().relative_to(current_course().root.resolve()).as_posix()
+        return Path(path).resolve().relative_to(Path(root).resolve()).as_posix()
     except (ValueError, OSError):
-        return str(path)
+        return path
 
 
 def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:

@@ -10,17 +10,24 @@ in full; a named exercise is shown in full, with the progress line.
 :func:`check` hands each line to ``emit`` as soon as it is known (a search that does
 not end is reported before the exercises after it have run) and returns them all,
 with whether the exercises it was about pass.
+
+The one-line status of an exercise not shown in full is reused from an earlier check when nothing it depends on
+changed (:func:`remembered`): the student's Python files in the folder, ``info.yaml``, the public fixtures, the kit's
+code and Python's version. An exercise shown in full (the named one, the current one) always runs.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
+from abkit.cache import Entry, entry
 from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.feedback import TestResult, render_result
+from abkit.fixture import fixture_paths
 from abkit.i18n import t
 from abkit.info import Course, Exercise, load_info
 from abkit.textree import UNICODE, Glyphs
@@ -41,9 +48,12 @@ class ExerciseRun:
     def __init__(self, course: Course, exercise: Exercise, folder: Path, fixtures: list) -> None:
         self.exercise = exercise
         self.name = exercise.name
-        self.total = len(test_cases(exercise, fixtures))
+        self.cases = test_cases(exercise, fixtures)
+        self.total = len(self.cases)
         self.results: list[TestResult] = []
         self._pending: Iterator[TestResult] | None = exercise_results(course, exercise, folder, fixtures)
+        #: (status, index of the first failing test) from an earlier check of the same files; None: run the tests
+        self.known: tuple[str, int | None] | None = None
 
     def title(self, lang: str) -> str:
         return self.exercise.label(lang)
@@ -62,12 +72,15 @@ class ExerciseRun:
     def run_all(self) -> list[TestResult]:
         while self._more():
             pass
+        self.known = None  # what the tests said now
         return self.results
 
     @property
     def status(self) -> str:
         """passed (every public test passes), not_started (every test meets a TODO) or failing; the tests run up
         to the first that decides it."""
+        if self.known is not None:
+            return self.known[0]
         k = 0
         while True:
             while k < len(self.results):
@@ -80,6 +93,30 @@ class ExerciseRun:
         seen = {r.status for r in self.results}
         return NOT_STARTED if seen == {"not_started"} else PASSED if seen <= {"passed"} else FAILING
 
+    def first_failure(self, lang: str) -> str:
+        """The title of the first test that does not pass (the status is failing)."""
+        if self.known is not None:
+            case = self.cases[self.known[1]]
+            return TestResult(case.exercise.name, case.name, case.title()).label(lang)
+        return next(r for r in self.results if not r.passed).label(lang)
+
+    def summary(self) -> tuple[str, int | None] | None:
+        """What a later check of the same files may reuse (:attr:`known`), or None when the outcome depended on time
+        or memory (a search stopped by its time limit or the memory watchdog, or out of memory)."""
+        if self.known is not None:
+            return self.known
+        status = self.status
+        if any(r.status == "timeout" or "memory" in r.detail for r in self.results):
+            return None
+        return status, next(k for k, r in enumerate(self.results) if not r.passed) if status == FAILING else None
+
+    def reuse(self, known: object) -> None:
+        """Take ``known`` (from the cache) as this run's status when it is one this exercise can have."""
+        if isinstance(known, tuple) and len(known) == 2 and known[0] in (PASSED, NOT_STARTED, FAILING) and \
+                (known[1] is None if known[0] != FAILING else isinstance(known[1], int) and
+                 0 <= known[1] < self.total):
+            self.known = known
+
     @property
     def passed(self) -> int:
         return sum(r.passed for r in self.results)
@@ -91,12 +128,15 @@ class ExerciseRun:
 
 def find_course(folder: Path | None) -> tuple[Course, Path]:
     """The course's ``info.yaml`` (in ``folder``, else the kit's) and the folder of the student's files."""
-    exercises = current_course().exercises
-    folder = Path(folder) if folder is not None else exercises
+    folder = Path(folder) if folder is not None else current_course().exercises
+    return load_info(info_path(folder)), folder
+
+
+def info_path(folder: Path) -> Path:
+    """The ``info.yaml`` that describes the student's files in ``folder`` (theirs, else the course's)."""
     if not folder.is_dir():
         raise UsageError("check.no_folder", path=str(folder))
-    info = folder / "info.yaml" if (folder / "info.yaml").is_file() else exercises / "info.yaml"
-    return load_info(info), folder
+    return folder / "info.yaml" if (folder / "info.yaml").is_file() else current_course().exercises / "info.yaml"
 
 
 def chosen(course: Course, name: str | None) -> list[str]:
@@ -114,6 +154,25 @@ def exercise_runs(course: Course, folder: Path) -> list[ExerciseRun]:
     return [ExerciseRun(course, e, folder, fixtures) for e in course.exercises]
 
 
+def python_files(folder: Path) -> list[Path]:
+    """Every Python file an exercise in ``folder`` may import from there: ``*.py`` in it and in its packages
+    (sub-folders named as Python names), in a fixed order."""
+    found = []
+    for root, folders, files in os.walk(folder):
+        folders[:] = sorted(f for f in folders if f.isidentifier() and f != "__pycache__")
+        found += [Path(root, f) for f in sorted(files) if f.endswith(".py")]
+    return found
+
+
+def remembered(folder: Path, info: Path) -> Entry:
+    """The cache's entry (:mod:`abkit.cache`) of the exercises' statuses on the student's files in ``folder``: a
+    dict name -> :attr:`ExerciseRun.known`, made from those files, ``info``, the public fixtures and this module's
+    and the test runner's code (with the kit's core, its version and Python's, as every entry)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    sources = [*python_files(folder), info, *fixture_paths([current_course().public_fixtures])]
+    return entry("statuses", sources, code=[os.path.join(here, name) for name in ("report.py", "check.py", "limits.py")])
+
+
 def current(runs: list[ExerciseRun]) -> ExerciseRun | None:
     """The exercise the student is on: the first that does not pass all its public tests (None: all pass)."""
     return next((run for run in runs if run.status != PASSED), None)
@@ -125,7 +184,9 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
     each other, or (``every``) all in full. Returns the lines (each also given to ``emit`` when it is ready) and
     whether the exercises asked about pass (all of them, when none is named). ``keep``: a list that receives the
     results of the exercises shown in full (``abkit check --html`` writes pages from them)."""
-    course, folder = find_course(folder)
+    folder = Path(folder) if folder is not None else current_course().exercises
+    info = info_path(folder)
+    course = load_info(info)
     names = chosen(course, name)
     lines: list[str] = []
 
@@ -137,6 +198,11 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
 
     with MemoryGuard(course.memory_limit) as guard:
         runs = exercise_runs(course, folder)
+        memo = remembered(folder, info)
+        reused = isinstance(memo.value, dict) and set(memo.value) == {r.name for r in runs}
+        for run in runs if reused and not every else ():
+            if name is None or run.name not in names:  # the named exercise always runs
+                run.reuse(memo.value[run.name])
         if name is not None or every:
             for run in runs:
                 if run.name in names:
@@ -159,8 +225,17 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
         put(hidden_line(course, shown, lang))
         if keep is not None:
             keep.extend(result for run in runs if run.name in shown for result in run.results)
+        if not reused:
+            _remember(memo, runs)
     ok = all(run.done for run in runs if run.name in (names if name is not None else course.names()))
     return lines, ok
+
+
+def _remember(memo: Entry, runs: list[ExerciseRun]) -> None:
+    """Keep every exercise's status for the next check of the same files, unless one depended on time or memory."""
+    summaries = {run.name: run.summary() for run in runs}
+    if None not in summaries.values():
+        memo.store(summaries)
 
 
 def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> list[str]:
@@ -192,8 +267,7 @@ def status_line(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> str:
     mark = {PASSED: g.ok, NOT_STARTED: g.todo}.get(status, g.bad)
     params = {"mark": mark, "name": run.name, "title": run.title(lang), "total": run.total}
     if status == FAILING:
-        first = next(r for r in run.results if not r.passed)
-        params["test"] = first.label(lang)
+        params["test"] = run.first_failure(lang)
     return t(f"check.line.{status}", lang, **params)
 
 

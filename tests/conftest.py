@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import atexit
+import os
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
-from abkit.loading import FIXTURES, KIT_ROOT
-from grader.cli import main
+# The kit's cache (abkit/cache.py) of the tests' run lives in a folder of its own, gone when the run ends: the tests
+# never read or write the user's cache, and every run starts cold (subprocesses inherit the variable).
+os.environ["ABKIT_CACHE_DIR"] = tempfile.mkdtemp(prefix="abkit-test-cache-")
+atexit.register(shutil.rmtree, os.environ["ABKIT_CACHE_DIR"], True)
+
+from abkit.loading import FIXTURES, KIT_ROOT  # noqa: E402
+from grader.cli import main  # noqa: E402
 
 
 class Run:
@@ -66,7 +74,5 @@ __all__ = ["KIT_ROOT"]
 from hypothesis import settings  # noqa: E402
 
 settings.register_profile("ci", derandomize=True, print_blob=True)
-import os  # noqa: E402
-
 if os.environ.get("HYPOTHESIS_PROFILE"):
     settings.load_profile(os.environ["HYPOTHESIS_PROFILE"])

@@ -6,7 +6,7 @@ import json
 import sys
 
 from abkit.errors import UsageError
-from abkit.fixture import load_fixture
+from abkit.fixture import load_fixture, load_fixtures
 from abkit.i18n import t
 from abkit.textree import glyphs_for, render_summary, render_tree
 
@@ -30,7 +30,7 @@ def run(args) -> int:
     from studentloop.fixturetrace import default_algorithm, search_trace, summary
 
     same_course([args.file])
-    fixture = load_fixture(args.file)
+    fixture = _load(args.file)
     algorithm = args.algorithm or default_algorithm(fixture)
     if algorithm not in fixture.expected and not _can_run(fixture, algorithm):
         raise UsageError("trace.cannot_run", algorithm=algorithm, path=args.file)
@@ -100,6 +100,21 @@ def _mine(args, fixture, algorithm: str) -> int:
     if result.passed:
         print(t("trace.mine.same", args.lang))
     return 0 if result.passed else 1
+
+
+def _load(file: str):
+    """The fixture at ``file``, through the kit's cache (:mod:`abkit.cache`) when it is one of the course's public
+    fixtures: a hidden tree is never cached."""
+    from pathlib import Path
+
+    from abkit.coursefolder import current_course
+
+    path = Path(file)
+    try:
+        public = current_course().public_fixtures.resolve() in path.resolve().parents
+    except OSError:  # pragma: no cover - a path the system cannot resolve: read it as it is
+        public = False
+    return load_fixtures([path], cache=True)[0] if public else load_fixture(path)
 
 
 def _can_run(fixture, algorithm: str) -> bool:

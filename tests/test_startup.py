@@ -1,0 +1,104 @@
+"""What a command imports: nothing it does not use (issue 19: ``abkit check`` at the speed of a keystroke).
+
+Each command line runs twice in a fresh interpreter (the first fills the kit's cache); the second's imports are
+compared with what the command needs. The speed itself is measured by ``bench/check.py``, not here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from abkit.loading import KIT_ROOT, SOLUTIONS
+from grader.cli import COMMANDS, named_command
+
+#: run the command line given as arguments; print the modules it imported (those of the interpreter's start and
+#: of a coverage run's measuring are left out: they were there before)
+PROBE = """\
+import contextlib, io, sys
+before = set(sys.modules)
+from grader.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        status = main(sys.argv[1:])
+    except SystemExit as exit:  # --version, --help
+        status = exit.code
+modules = sorted(set(sys.modules) - before)
+import json
+print(json.dumps({"status": status, "modules": modules}))
+"""
+#: what none of the student's commands below uses: YAML (read through the cache), the other subjects' modules,
+#: the instructor's pipeline, the handouts, authoring, and the standard library's heavier modules
+NEVER = ("yaml", "jinja2", "typst", "abkit.fixtureread", "abkit.yamlsafe", "abkit.randomtree", "abkit.reference",
+         "grader.commands.grade", "grader.commands.trace", "grader.commands.fixtures", "grader.commands.handouts",
+         "grader.sandbox", "grader.batch", "grader.testplan", "grader.mistakes", "handouts", "authoring",
+         "stepthrough", "shutil", "tempfile", "subprocess", "hashlib", "json", "multiprocessing", "zipfile", "locale")
+
+
+def imported(*args: str, cwd=KIT_ROOT) -> set[str]:
+    """The modules ``abkit ARGS`` imports on its second run (the cache filled by the first)."""
+    for _ in range(2):
+        proc = subprocess.run([sys.executable, "-c", PROBE, *map(str, args)], cwd=cwd, capture_output=True, text=True,
+                              encoding="utf-8", timeout=120, env={**os.environ, "ABKIT_LANG": "en"})
+        assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout.splitlines()[-1])
+    return set(report["modules"])
+
+
+@pytest.fixture(scope="module")
+def correct(tmp_path_factory):
+    """The reference solutions as a student's finished exercises."""
+    folder = tmp_path_factory.mktemp("correct")
+    for path in SOLUTIONS.glob("*.py"):
+        shutil.copy(path, folder / path.name)
+    return folder
+
+
+@pytest.mark.parametrize("args", [("check", "alphabeta"), ("check",), ("hint",), ("--version",)],
+                         ids=lambda a: " ".join(a))
+def test_a_student_command_imports_nothing_it_does_not_use(args, correct):
+    modules = imported(*args, "--exercises", correct) if args[0] != "--version" else imported(*args)
+    unused = sorted(m for m in modules if m.split(".")[0] in NEVER or m in NEVER or
+                    any(m.startswith(f"{n}.") for n in NEVER))
+    assert not unused, unused
+    assert {f"grader.commands.{c}" for c in COMMANDS} & modules <= {f"grader.commands.{args[0]}"}
+
+
+@pytest.mark.parametrize("argv, named", [
+    (["check"], "check"), (["check", "alphabeta"], "check"), (["--lang", "ko", "check"], "check"),
+    (["--lang=ko", "hint", "2"], "hint"), (["--cou", "DIR", "grade", "x"], "grade"), (["--course", "check", "trace"],
+                                                                                    "trace"),
+    (["--", "watch"], "watch"), (["--version"], ""), (["-h"], ""), ([], ""), (["nosuch", "check"], ""),
+    (["--lang"], ""), (["--la", "en", "--co", "D", "pack"], "pack"), (["--verb", "check"], "check"),
+])
+def test_the_subject_is_read_from_the_command_line_as_argparse_reads_it(argv, named):
+    assert named_command(argv) == named
+
+
+def test_help_and_usage_errors_list_every_subject(abkit):
+    run = abkit("--help", "--lang", "en")
+    assert run.status == 0 and all(c in run.out for c in COMMANDS)
+    run = abkit("nosuch", "--lang", "en")
+    assert run.status == 2 and "invalid choice: 'nosuch'" in run.err and all(c in run.err for c in COMMANDS)
+    assert abkit("--lang", "en").status == 2
+
+
+@pytest.mark.parametrize("args, loaded", [(("check", "alphabeta"), {"alphabeta"}), (("check",), set()),
+                                          (("check", "--all"), {"minimax", "alphabeta", "alphabeta_cutoff",
+                                                                "expectimax", "ordering"})],
+                         ids=lambda a: " ".join(a) if isinstance(a, tuple) else "")
+def test_a_check_of_unchanged_files_runs_only_the_exercises_it_shows_in_full(args, loaded, correct):
+    """The one-line statuses and the progress line come from the first run's cache entry: the second loads (and
+    runs) only the student's files it shows in full (none when every exercise passes)."""
+    modules = imported(*args, "--exercises", correct)
+    assert {m.split("_", 2)[2].rsplit("_", 1)[0] for m in modules if m.startswith("_abkit_")} == loaded
+
+
+def test_a_check_of_passing_code_imports_no_traceback_formatting(correct):
+    modules = imported("check", "alphabeta", "--exercises", correct)
+    assert "traceback" not in modules
