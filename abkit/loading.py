@@ -29,7 +29,9 @@ def load_module(path: str | Path, name: str | None = None) -> ModuleType:
     Every call gives a new module object (so two loads never share globals),
     registered in ``sys.modules`` under a unique name so that tracebacks,
     pickling and dataclasses work. Helper modules beside the file can be
-    imported by it (its folder is put on ``sys.path`` while it loads).
+    imported by it (its folder is put on ``sys.path`` while it loads). No
+    bytecode is written beside it or its helpers: a student's or a course's
+    folder gets no ``__pycache__`` from the kit.
     """
     path = Path(path).resolve()
     name = name or f"_abkit_{path.stem}_{next(_counter)}"
@@ -38,14 +40,16 @@ def load_module(path: str | Path, name: str | None = None) -> ModuleType:
         raise ImportError(f"cannot load {path}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
-    folder = str(path.parent)
+    folder, writes = str(path.parent), sys.dont_write_bytecode
     sys.path.insert(0, folder)
+    sys.dont_write_bytecode = True
     try:
         spec.loader.exec_module(module)
     except BaseException:
         sys.modules.pop(name, None)
         raise
     finally:
+        sys.dont_write_bytecode = writes
         if folder in sys.path:
             sys.path.remove(folder)
     return module

@@ -111,3 +111,13 @@ def test_the_handouts_help_does_not_call_its_inputs_fixtures(abkit):
 def test_trace_of_a_game_counts_its_leaves_from_the_fixture(abkit):
     run = abkit("trace", PUBLIC_FIXTURES / "ttt-o-wins.yaml", "--lang", "en")
     assert "value -1 · action 5 · nodes 16 · leaves evaluated 7" in run.out
+
+
+def test_loading_a_students_file_writes_no_bytecode_beside_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)  # a student's laptop: Python writes __pycache__ by default
+    (tmp_path / "helper.py").write_text("ANSWER = 3\n", encoding="utf-8")
+    (tmp_path / "minimax.py").write_text("from helper import ANSWER\n", encoding="utf-8")
+    monkeypatch.delitem(sys.modules, "helper", raising=False)
+    assert load_module(tmp_path / "minimax.py").ANSWER == 3
+    assert not list(tmp_path.rglob("__pycache__")) and sys.dont_write_bytecode is False
+    sys.modules.pop("helper", None)
