@@ -111,6 +111,16 @@ class HelpFormatter(argparse.HelpFormatter):
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return "\n".join(indent + line for line in wrap(text, width - len(indent)))
 
+    def _format_usage(self, usage, actions, groups, prefix) -> str:
+        """The usage, laid out as argparse does but with the prefix ("사용법: ") measured by display width: argparse
+        lays it out with a stand-in of the prefix's columns, then puts the prefix back."""
+        prefix = argparse._("usage: ") if prefix is None else prefix
+        columns = display_width(prefix)
+        if columns == len(prefix):
+            return super()._format_usage(usage, actions, groups, prefix)
+        stand_in = "U" * columns
+        return super()._format_usage(usage, actions, groups, stand_in).replace(stand_in, prefix, 1)
+
     def format_help(self) -> str:
         """The help; a line argparse measured by characters (the usage, a long option) is wrapped again."""
         lines = []

@@ -428,6 +428,10 @@ def test_help_fits_80_columns_by_display_width(lang, monkeypatch):
             text = parser.format_help()
             wide = [line for line in text.splitlines() if display_width(line) > 80]
             assert not wide, (path, wide)
+            usage = text.split("\n\n")[0].splitlines()  # argparse's layout: options lined up after the prog
+            first = usage[0].split(" [")[0] + " "
+            assert all(line.startswith(" " * display_width(first) + "[") or line.strip()[0] not in "[-"
+                       for line in usage[1:]), (path, usage)
             if lang == "ko":
                 words = set(re.sub(r"\s+", " ", " ".join(a.help or "" for a in parser._actions)
                                    + " " + (parser.description or "")).split())
