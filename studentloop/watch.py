@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 PATTERNS = ("*.py", "*.yaml")
+#: the kit's packages, never dropped by :func:`forget_modules`
+KIT_PACKAGES = frozenset({"abkit", "studentloop", "grader", "handouts", "stepthrough", "authoring", "solutions"})
 
 
 def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
@@ -45,6 +47,19 @@ def watch(folder: Path, action: Callable[[], None], interval: float = 0.5,
         if now != seen:
             seen = now
             action()
+
+
+def forget_modules(folder: Path) -> list[str]:
+    """Drop from ``sys.modules`` every module loaded from a file under ``folder`` (a helper the student's file
+    imports), so that the next check in this process imports it again as saved; the names dropped. The kit's own
+    modules stay, wherever ``folder`` is."""
+    root = os.path.realpath(folder) + os.sep
+    dropped = [name for name, module in list(sys.modules.items())
+               if name.partition(".")[0] not in KIT_PACKAGES and isinstance(getattr(module, "__file__", None), str)
+               and os.path.realpath(module.__file__).startswith(root)]
+    for name in dropped:
+        del sys.modules[name]
+    return dropped
 
 
 #: clear the screen and go to its top-left corner (ANSI: every terminal of Linux and macOS, Windows 10+ consoles)

@@ -230,6 +230,29 @@ def test_watch_checks_again_after_a_save_and_stops_on_ctrl_c(capsys, student):
     assert out.rstrip().endswith("Stopped watching.")
 
 
+def test_watch_imports_an_edited_helper_module_again(capsys, student):
+    """A helper the student's file imports is imported afresh at each re-check, as a new ``abkit check`` would."""
+    folder = student(alphabeta="from abkit_watch_helper import *\n")
+    (folder / "abkit_watch_helper.py").write_text(edited(ALPHABETA, STRICT), encoding="utf-8")
+    sleeps = []
+
+    def sleep(seconds):
+        sleeps.append(seconds)
+        if len(sleeps) == 2:
+            (folder / "abkit_watch_helper.py").write_text(ALPHABETA + "\n# fixed\n", encoding="utf-8")
+        if len(sleeps) == 4:
+            raise KeyboardInterrupt
+
+    args = types.SimpleNamespace(exercises=str(folder), exercise="alphabeta", interval=0.25, lang="en")
+    try:
+        assert watch_command.run(args, sleep=sleep) == 0
+    finally:
+        sys.modules.pop("abkit_watch_helper", None)
+    out = capsys.readouterr().out
+    first, second = out.split("Watching")[0], out.split("Watching", 1)[1]
+    assert "✗ Ties at the root" in first and "✗" not in second and "All public tests pass. Still watching" in second
+
+
 def test_a_real_ctrl_c_is_not_a_timeout():
     with pytest.raises(KeyboardInterrupt), Watchdog(60) as dog:
         raise KeyboardInterrupt

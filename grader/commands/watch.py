@@ -22,7 +22,7 @@ def run(args, sleep=None) -> int:
     from abkit.errors import UsageError
     from studentloop.report import check, chosen, find_course
     from abkit.textree import glyphs_for
-    from studentloop.watch import clear_screen, watch
+    from studentloop.watch import clear_screen, forget_modules, watch
 
     course, folder = find_course(args.exercises)
     chosen(course, args.exercise)
@@ -35,6 +35,7 @@ def run(args, sleep=None) -> int:
 
     def once() -> None:
         clear_screen(sys.stdout)
+        forget_modules(folder)  # a helper module the student edited is imported again, as a new check would
         _, ok = check(args.exercises, args.exercise, args.lang, g, every=getattr(args, "every", False), emit=emit)
         print(t("watch.all_pass" if ok else "watch.waiting", args.lang, path=folder))
         sys.stdout.flush()
