@@ -17,7 +17,28 @@ def student_traceback(error: BaseException, roots: list[Path]) -> list[str]:
 
     lines = [line.rstrip("\n") for line in traceback.format_list(student_frames(error, roots))]
     lines += [line.rstrip("\n") for line in traceback.format_exception_only(type(error), error)]
-    return [part for line in lines for part in line.split("\n")]
+    lines = [part for line in lines for part in line.split("\n")]
+    if lines and "Did you mean" not in lines[-1]:
+        lines[-1] += _suggestion(error)
+    return lines
+
+
+def _suggestion(error: BaseException) -> str:
+    """Python 3.12's "Did you mean" for a missing attribute (``game.is_terminal`` → ``terminal_test``), which
+    3.10 and 3.11 print only in their own traceback display; "" when nothing public is close."""
+    if not isinstance(error, AttributeError):
+        return ""
+    try:
+        import difflib  # imported once by the grading fork server (grader.child._warm_up)
+
+        name, obj = error.name, error.obj
+        if not isinstance(name, str) or obj is None:
+            return ""
+        public = [n for n in dir(obj) if isinstance(n, str) and not n.startswith("_")]
+        close = difflib.get_close_matches(name, public, n=1)
+    except Exception:  # noqa: BLE001 - a student's error or object that will not say (a property, __dir__ raising)
+        return ""
+    return f". Did you mean: '{close[0]}'?" if close else ""
 
 
 def student_frames(error: BaseException, roots: list[Path]) -> list[FrameSummary]:

@@ -566,6 +566,7 @@ def _reset(pristine: dict) -> None:  # pragma: no cover - a forked child, before
 def _warm_up(secrets: list[str] = ()) -> None:  # pragma: no cover - runs in the fork server, once
     """Import and work out once what every child would otherwise do itself; ``secrets``: the paths its children's
     confinement will hide (the course's hidden fixtures and solutions, as :func:`grader.sandbox.secret_paths`)."""
+    import difflib  # noqa: F401 - a missing attribute's "Did you mean" (abkit.tracebacks)
     import resource  # noqa: F401
     import signal  # noqa: F401
     import traceback  # noqa: F401

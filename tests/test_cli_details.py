@@ -121,3 +121,31 @@ def test_loading_a_students_file_writes_no_bytecode_beside_it(tmp_path, monkeypa
     assert load_module(tmp_path / "minimax.py").ANSWER == 3
     assert not list(tmp_path.rglob("__pycache__")) and sys.dont_write_bytecode is False
     sys.modules.pop("helper", None)
+
+
+def test_a_misnamed_game_method_is_answered_with_the_right_name(tmp_path):
+    """aima-python's 4th edition calls it is_terminal; Python 3.10 and 3.11 suggest names only in their own display."""
+    from abkit.tree import TreeGame, from_nested
+
+    (tmp_path / "minimax.py").write_text("def max_value(game, state):\n    return game.is_terminal(state)\n",
+                                         encoding="utf-8")
+    with pytest.raises(AttributeError) as error:
+        load_module(tmp_path / "minimax.py").max_value(TreeGame(from_nested([[3, 12]])), "A")
+    lines = student_traceback(error.value, [tmp_path])
+    assert lines[-1].endswith("has no attribute 'is_terminal'. Did you mean: 'terminal_test'?")
+    assert lines[-1].count("Did you mean") == 1
+    with pytest.raises(AttributeError) as error:
+        load_module(tmp_path / "minimax.py").max_value(object(), "A")
+    assert student_traceback(error.value, [tmp_path])[-1].endswith("has no attribute 'is_terminal'")
+
+
+def test_an_attribute_error_that_will_not_say_its_name_gets_no_suggestion(tmp_path):
+    class Odd(AttributeError):
+        @property
+        def name(self):
+            raise RuntimeError("no")
+
+    try:
+        raise Odd("odd")
+    except Odd as error:
+        assert student_traceback(error, [tmp_path])[-1].endswith("odd")
