@@ -134,7 +134,7 @@ def test_the_first_wrong_value_is_the_earliest_call_to_return_one_not_the_outerm
     returns = [f for f in compare(got, want, fixture.tree) if f.kind == "return"]
     assert [f.node for f in returns] == ["B1"]  # B began first, but B1 returned 0 first
     assert returns[0].message.render("en").startswith("B1 returned 0; the pseudocode returns -3")
-    assert returns[0].message.render("ko").startswith("B1 노드가 돌려준 값은 0입니다. 의사코드는 -3 값을 돌려줍니다")
+    assert returns[0].message.render("ko").startswith("B1 노드가 돌려준 값은 0입니다. 의사코드는 -3을 돌려줍니다")
 
 
 def test_without_complete_calls_nothing_is_said_about_windows_or_returned_values():
