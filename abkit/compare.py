@@ -279,7 +279,8 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
         if s.synthetic or e.synthetic:
             continue
         if not found and e.alpha is not None and not (same_number(s.alpha, e.alpha) and same_number(s.beta, e.beta)):
-            hint = _window_hint(s, e, parents.get(s.node) == tree.root)
+            parent = next((c for c in student.calls[:k] if c.node == parents.get(s.node)), None)
+            hint = _window_hint(s, e, parent, parents.get(s.node) == tree.root)
             found.append(Finding("window", s.node, s.visited_at,
                                  Message("compare.window", node=s.node, sa=fmt(s.alpha), sb=fmt(s.beta),
                                          ea=fmt(e.alpha), eb=fmt(e.beta), hint=hint)))
@@ -293,11 +294,19 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
     return found
 
 
-def _window_hint(s, e, child_of_root: bool) -> Message:
+def _window_hint(s, e, parent, child_of_root: bool) -> Message:
+    """What the window a node was entered with says, from the student's own calls: the root that passes no updated
+    bound, a parent that passes on the window it was entered with (its bound not updated after an earlier child, or
+    -∞, +∞ passed afresh: the two look alike there), -∞, +∞ where the parent had a narrower window (passed afresh)."""
     full = (-math.inf, math.inf)
-    if child_of_root and (s.alpha, s.beta) == full and (e.alpha, e.beta) != full:
+    window = (s.alpha, s.beta)
+    if child_of_root and window == full and (e.alpha, e.beta) != full:
         return Message("compare.hint.root_passes")
-    if (s.alpha, s.beta) == full:
+    if parent is not None and parent.player in (MAX, MIN) and not child_of_root \
+            and same_number(parent.alpha, s.alpha) and same_number(parent.beta, s.beta):
+        return Message("compare.hint.not_updated", parent=parent.node, bound="α" if parent.player == MAX else "β",
+                       player=parent.player)
+    if window == full:
         return Message("compare.hint.pass_down")
     return Message("compare.hint.window")
 

@@ -59,8 +59,32 @@ def test_strict_cutoff_is_a_missed_cut_at_the_equal_node(tmp_path):
 def test_alpha_not_passed_down_is_a_window_at_the_first_child_that_needs_it(tmp_path):
     found = findings(variant(tmp_path, REFERENCE, *NO_PASS), "deep-cutoff")
     assert [(f.kind, f.node) for f in found][:2] == [("window", "B2"), ("missed_cut", "C1a")]
-    assert "β=5" in found[0].message.render("en") and "Pass the current α and β" in found[0].message.render("en")
+    said = found[0].message.render("en")  # B was entered with -∞, +∞ and passed that on: what was observed
+    assert "β=5" in said and "B passed on the window it was entered with, unchanged" in said
+    assert "passes the current α and β on" in said
     assert "after its child C1a1 = 3, v = 3 ≤ α = 5" in found[1].message.render("en")
+
+
+def test_a_bound_not_updated_is_told_as_the_window_passed_on_unchanged(tmp_path):
+    found = findings(variant(tmp_path, REFERENCE, ("        beta = min(beta, v)\n", "")), "gfg-alpha-beta")
+    assert (found[0].kind, found[0].node) == ("window", "E")
+    said = {lang: found[0].message.render(lang) for lang in ("en", "ko")}
+    assert "B passed on the window it was entered with, unchanged: check that a MIN node updates β" in said["en"]
+    assert "B는 들어올 때의 구간을 그대로 넘겼습니다. MIN 노드가" in said["ko"] and "β를 갱신하는지" in said["ko"]
+
+
+def test_fresh_infinities_under_a_narrower_window_are_told_as_such():
+    from types import SimpleNamespace as Call
+
+    from abkit.compare import _window_hint
+
+    inf = float("inf")
+    child, expected = Call(alpha=-inf, beta=inf), Call(alpha=5, beta=inf)
+    narrower, same = Call(node="C", player="MIN", alpha=5, beta=inf), Call(node="C", player="MIN", alpha=-inf, beta=inf)
+    assert _window_hint(child, expected, narrower, False).key == "compare.hint.pass_down"
+    assert _window_hint(child, expected, same, False).key == "compare.hint.not_updated"
+    assert _window_hint(child, expected, None, True).key == "compare.hint.root_passes"
+    assert _window_hint(Call(alpha=3, beta=inf), expected, narrower, False).key == "compare.hint.window"
 
 
 def test_root_not_passing_alpha_names_the_root_rule(tmp_path):
