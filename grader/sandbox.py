@@ -38,6 +38,8 @@ from grader.child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
 from grader.replies import BadReply, envelope
 
 CHILD = Path(__file__).with_name("child.py")
+CPU = [0,0]
+CPUS = []
 MAX_REPLY = 16 * 1024 * 1024
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"0" * 9)
 
@@ -54,6 +56,10 @@ def has_long_number(body: bytes) -> bool:
 
 #: environment variables a child keeps: none of the instructor's, except coverage's own (the kit's tests)
 KEPT_PREFIXES = ("COVERAGE_",)
+#: a folder named by this variable receives a cProfile of every student's process (``child-<pid>.prof``): how the
+#: kit's own time in a child is measured (``bench/grade.py --profile``); the child writes it into a drop folder of
+#: its own, as coverage's data (the confined child can write nowhere else), and it is moved there when it ends
+PROFILE_CHILD = "ABKIT_PROFILE_CHILD"
 
 
 @dataclass(frozen=True)
@@ -308,6 +314,10 @@ class Sandbox:
         self._coverage = _coverage_drop(self.workspace, env)
         if self._coverage is not None:
             settings["writable"] = [str(self._coverage[0])]
+        self._profile = _profile_drop(self.workspace)
+        if self._profile is not None:
+            settings["writable"] = [*settings.get("writable", []), str(self._profile[0])]
+            settings["profile"] = str(self._profile[0] / "child.prof")
         self.process = None
         with open(self._log_path, "wb") as log:
             self.process = _spawn(self.workspace, env, settings, (request_read, reply_write), log, self.server)
@@ -385,6 +395,7 @@ class Sandbox:
         if "defences" in reply and self.defences is None:
             self.defences = reply["defences"]
         self._answered_at = time.monotonic()
+        if "cpu" in reply: CPU[:] = [reply["cpu"], reply["ts"]]
         return reply
 
     def _malformed(self, problem: Message) -> "Malformed":
@@ -458,9 +469,12 @@ class Sandbox:
             except OSError:
                 pass
         self.kill()
+        CPUS.append(list(CPU))
         LIVE.discard(self)
         if getattr(self, "_coverage", None) is not None:
             _collect_coverage(*self._coverage)
+        if getattr(self, "_profile", None) is not None:
+            _collect_profile(*self._profile, self.process.pid if self.process else 0)
         _close(getattr(self, "_request", None), getattr(self, "_reply", None))
         self._request = self._reply = None
 
@@ -498,6 +512,26 @@ def _collect_coverage(drop: Path, target: Path) -> None:
             shutil.move(str(path), str(target.parent / path.name))
         except OSError:  # pragma: no cover
             pass
+
+
+def _profile_drop(workspace: Path) -> tuple[Path, Path] | None:
+    """When :data:`PROFILE_CHILD` names a folder: a drop folder the confined child may write its profile to, and
+    that folder."""
+    target = os.environ.get(PROFILE_CHILD)
+    if not target:
+        return None
+    drop = workspace.parent / f"{workspace.name}.profile"
+    drop.mkdir(exist_ok=True)
+    return drop, Path(target)
+
+
+def _collect_profile(drop: Path, target: Path, pid: int) -> None:  # pragma: no cover - measuring the kit only
+    """Move the child's profile into the folder :data:`PROFILE_CHILD` names."""
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(drop / "child.prof"), str(target / f"child-{pid}.prof"))
+    except OSError:
+        pass
 
 
 def _settings(limits: Limits) -> dict:
