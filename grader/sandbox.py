@@ -38,8 +38,6 @@ from grader.child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
 from grader.replies import BadReply, envelope
 
 CHILD = Path(__file__).with_name("child.py")
-CPU = [0,0]
-CPUS = []
 MAX_REPLY = 16 * 1024 * 1024
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"0" * 9)
 
@@ -395,7 +393,6 @@ class Sandbox:
         if "defences" in reply and self.defences is None:
             self.defences = reply["defences"]
         self._answered_at = time.monotonic()
-        if "cpu" in reply: CPU[:] = [reply["cpu"], reply["ts"]]
         return reply
 
     def _malformed(self, problem: Message) -> "Malformed":
@@ -469,7 +466,6 @@ class Sandbox:
             except OSError:
                 pass
         self.kill()
-        CPUS.append(list(CPU))
         LIVE.discard(self)
         if getattr(self, "_coverage", None) is not None:
             _collect_coverage(*self._coverage)
