@@ -2,7 +2,7 @@
 
 :mod:`grader.sandbox` starts this file as ``python -I -B child.py REQUEST_FD REPLY_FD LIMITS``.
 Requests (load a file, search a tree or a tic-tac-toe position, call
-MAX-VALUE/MIN-VALUE on a subtree, order actions, choose one move of a game) come
+MAX-VALUE/MIN-VALUE on a subtree, order actions, play games) come
 in on one private pipe and every reply goes out on another, as length-prefixed
 JSON; the student's prints go to a capped buffer, so they can never look like a
 reply. The child receives only the game it searches (a tree, no expected
@@ -31,6 +31,7 @@ if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started 
 import abkit.trace as _trace_module  # noqa: E402
 from abkit.game import Budgeted  # noqa: E402
 from abkit.loading import load_module  # noqa: E402
+from abkit.play import playing  # noqa: E402
 from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval  # noqa: E402
 from abkit.trace import (ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_call,  # noqa: E402
                          traced_search)
@@ -108,10 +109,11 @@ def run_test(module: ModuleType, request: dict, game: TreeGame) -> Trace:
 
 
 def answer(module: ModuleType, request: dict) -> dict:
-    """What an ``order`` or ``move`` request asks of the student's code, as plain data (``answer``).
+    """What an ``order`` request, or one move of a ``games`` request, asks of the student's code, as plain data
+    (``answer``).
 
     ``order``: ``ordered_actions(game, node, EVAL)`` for each of the request's ``nodes``.
-    ``move``: the exercise's search chooses one move of a played game, within :data:`MOVE_BUDGET` states.
+    otherwise: the exercise's search chooses one move of a played game, within :data:`MOVE_BUDGET` states.
     Exceptions propagate to the caller.
     """
     game = game_from_request(request)
@@ -344,13 +346,29 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
     pause, resume, tracer, profiler = gc.disable, gc.enable, sys.gettrace, sys.getprofile
     hooks = (tracer(), profiler())
     received = 0
+    games, move = None, None  # a ``games`` request's games while they are played: each move is a frame of its reply
     while True:
-        request = channel.receive()
-        if request is None or request.get("op") == "bye":
-            return
-        received += 1
+        if games is None:
+            request = channel.receive()
+            if request is None or request.get("op") == "bye":
+                return
+            received += 1
+            if request["op"] == "games":
+                games, move = playing(request["seed"], start=request["state"]), None
         reply: dict = {}
-        if request["op"] == "load":
+        if games is not None:  # the next move of the games, sent at once (the grader judges the games)
+            try:
+                state = games.send(move)
+            except StopIteration:  # the games are over: nothing more to send for this request
+                games = None
+                continue
+            try:
+                move = reply["answer"] = answer(modules[request["exercise"]], {**request, "state": state})["answer"]
+            except BaseException as error:  # noqa: BLE001 - the student's code raised, exited or was interrupted
+                reply.update(_error_reply(error, roots))
+                games = None  # (the games end with the move that failed)
+            pause()  # until the reply is sent, no collection runs a student's finalizer
+        elif request["op"] == "load":
             try:
                 module = modules[request["exercise"]] = load_module(request["path"])
                 reply["loaded"] = True
@@ -360,33 +378,41 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
             reply["defences"] = defences
             pause()  # until the reply is sent, no collection runs a student's finalizer
             module = None
-        elif request["op"] in ("order", "move"):
+        elif request["op"] == "order":
             try:
                 reply.update(answer(modules[request["exercise"]], request))
             except BaseException as error:  # noqa: BLE001 - the student's code raised, exited or was interrupted
                 reply.update(_error_reply(error, roots))
-        else:
-            game = game_from_request(request)
-            fingerprint = _fingerprint(game)
-            try:
-                trace = run_test(modules[request["exercise"]], request, game)
-            except BaseException as error:  # noqa: BLE001 - exit or interrupt inside the search
-                trace = Trace(request["algorithm"], request["state"], visited=[request["state"]], error=error)
-            _truncate(trace)
-            if isinstance(trace.error, BaseException):
-                reply.update(_error_reply(trace.error, roots))
-            elif isinstance(trace.value_error, BaseException):  # the search went well; valuing its root did not
-                reply["traceback"] = _error_reply(trace.value_error, roots)["traceback"]
-            reply["trace"] = trace.to_dict()
-            reply["tampered"] = tampered(before, game, fingerprint)
             pause()  # until the reply is sent, no collection runs a student's finalizer
-            trace = game = None  # (what these alone held is finalized now, before the checks)
+        else:  # (what the search alone held is finalized as it returns, before the checks)
+            reply = _searched(modules[request["exercise"]], request, roots, before, tampered)
+            pause()  # until the reply is sent, no collection runs a student's finalizer
         if not intact(guards) or (tracer(), profiler()) != hooks:
             reply["tampered"] = True
         reply["output"] = output.take()
         reply["id"] = received
         channel.send(reply)
         resume()
+
+
+def _searched(module: ModuleType, request: dict, roots: list[str], before: tuple, tampered) -> dict:
+    """The reply to a ``search`` or ``call`` request: its trace, whether the game or the recorder's classes were
+    changed (``tampered``: :func:`_tampered`, as :func:`serve` captured it), the error's traceback."""
+    game = game_from_request(request)
+    fingerprint = _fingerprint(game)
+    reply: dict = {}
+    try:
+        trace = run_test(module, request, game)
+    except BaseException as error:  # noqa: BLE001 - exit or interrupt inside the search
+        trace = Trace(request["algorithm"], request["state"], visited=[request["state"]], error=error)
+    _truncate(trace)
+    if isinstance(trace.error, BaseException):
+        reply.update(_error_reply(trace.error, roots))
+    elif isinstance(trace.value_error, BaseException):  # the search went well; valuing its root did not
+        reply["traceback"] = _error_reply(trace.value_error, roots)["traceback"]
+    reply["trace"] = trace.to_dict()
+    reply["tampered"] = tampered(before, game, fingerprint)
+    return reply
 
 
 def _confine(limits: dict) -> dict | None:  # pragma: no cover - runs only in the child, before any student code

@@ -354,16 +354,17 @@ class Sandbox:
         self._pending.append(time.monotonic())
         return True
 
-    def receive(self, check: Callable[[dict], dict] | None = None) -> dict:
+    def receive(self, check: Callable[[dict], dict] | None = None, more: bool = False) -> dict:
         """The reply to the oldest unanswered request; its time limit runs from when the child could start on it
-        (sent, and the previous one answered).
+        (sent, and the previous reply, or frame of one, received).
 
         The reply is read only when it is at most :data:`MAX_REPLY` bytes, signed, JSON, and what every reply may
         carry (:func:`grader.replies.envelope`); ``check`` (one of :mod:`grader.replies`' schemas) then checks what
         its kind carries. Anything else ends the process: :class:`Malformed` (or :class:`Forged`), never another
-        exception.
+        exception. ``more``: the reply comes in frames (a ``games`` request's moves, each sent as soon as it is
+        chosen), this is one of them, and :meth:`ended` says when there are no more.
         """
-        started = max(self._pending.popleft(), self._answered_at)
+        started = max(self._pending[0], self._answered_at)
         limit = min(started + self.limits.test_seconds, self.deadline)
         head = self._read(HEADER.size, limit)
         size = HEADER.unpack(head)[0]
@@ -373,7 +374,8 @@ class Sandbox:
         body, mac = data[:size], data[size:]
         expected = hmac.digest(self._key, SEQUENCE.pack(self._received) + body, "sha256")
         self._received += 1
-        self._sent += 1
+        if not more:
+            self.ended()
         if not hmac.compare_digest(mac, expected):
             self.kill()
             raise Forged(self.log(), self.process.returncode if self.process else None)
@@ -381,7 +383,7 @@ class Sandbox:
             reply = decode_reply(body)
         except BadReply as bad:
             raise self._malformed(bad.message) from None
-        if type(reply) is dict and reply.get("id") != self._sent:  # a replayed report
+        if type(reply) is dict and reply.get("id") != self._sent + more:  # a replayed report
             self.kill()
             raise Forged(self.log(), self.process.returncode if self.process else None)
         try:
@@ -394,6 +396,12 @@ class Sandbox:
             self.defences = reply["defences"]
         self._answered_at = time.monotonic()
         return reply
+
+    def ended(self) -> None:
+        """The oldest unanswered request has its whole reply (its last frame read, or, when it comes in frames,
+        all of them): the next reply answers the next request."""
+        self._pending.popleft()
+        self._sent += 1
 
     def _malformed(self, problem: Message) -> "Malformed":
         self.kill()
