@@ -24,6 +24,7 @@ import struct
 import sys
 from pathlib import Path
 from types import FunctionType, ModuleType
+from typing import Iterator
 
 if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started by path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -54,6 +55,10 @@ BOARD_GAMES = {"tictactoe": TicTacToe, "tictactoe-symmetric": SymmetryMerged}
 #: within a test's time limit, even traced under coverage (tic-tac-toe after a corner opening: alpha-beta 2,338
 #: under the AIMA rule; from the empty board 18,297, so that position is not graded; minimax 549,946)
 GAME_BUDGET = 10_000
+#: the fork server's :func:`_snapshot` and :func:`_guards`, taken once before it forks any child (each child is a
+#: copy of the server, whose harness no student code has ever touched); empty in a child started afresh. (A list
+#: filled in place: the module's own names are among what the guards hold still.)
+_PREPARED: list = []
 #: the same for one move of a played game, searched without tracing (after a corner opening, O's reply takes
 #: alpha-beta 2,338 states under the AIMA rule and 15,993 under CS188's)
 MOVE_BUDGET = 20_000
@@ -164,20 +169,42 @@ def _snapshot() -> tuple:
 
 
 def _fingerprint(game: TreeGame) -> tuple:
-    """What the game object holds: its attributes, its tree's shape and utilities, its players (a board game:
-    its attributes)."""
-    if not isinstance(game, TreeGame):
-        return (type(game), sorted(vars(game)))
-    return (sorted(vars(game)), tree_to_data(game.tree), dict(game._players), game.initial)
+    """What the game object holds: its class, and a copy of each of its mappings (:func:`_held`)."""
+    return type(game), tuple(map(dict.copy, _held(game)))
 
 
-def _tampered(before: tuple, game: TreeGame, fingerprint: tuple) -> bool:
+def _held(game: TreeGame) -> Iterator[dict]:
+    """The game's mappings, one after the other: its attributes and, on a tree, the tree's fields, its children,
+    utilities, heuristic values and probabilities, and the players (each reached only when the ones before it are
+    as they were: the tree is still the harness's own)."""
+    yield vars(game)
+    if isinstance(game, TreeGame):
+        tree = game.tree
+        yield from (vars(tree), tree.children, tree.utilities, tree.heuristics, tree.probabilities, game._players)
+
+
+def _tampered(before: tuple, game: TreeGame, fingerprint: tuple, any_=any, map_=map, is_not=operator.is_not) -> bool:
     """True when a name was added to (or removed from) the game's class or the recorder's, or the game it was given
-    was changed."""
-    if any(space.keys() != names for space, names in before):
+    was changed: one of its mappings (:func:`_held`) has an entry added, removed or changed. The game's and the
+    tree's attributes are compared by identity (an equal replacement shows too), the tree's mappings with the dict's
+    own equality (its entries are plain names and numbers); a mapping's own methods are never called."""
+    if any_(space.keys() != names for space, names in before):
         return True
+    kind, copies = fingerprint
     try:
-        return _fingerprint(game) != fingerprint
+        if type(game) is not kind:
+            return True
+        held = 0
+        for space, copy in zip(_held(game), copies):
+            if dict.__len__(space) != len(copy):
+                return True
+            if held < 2:  # the game's attributes and the tree's fields: the very objects
+                if any_(map_(is_not, dict.keys(space), copy)) or any_(map_(is_not, dict.values(space), copy.values())):
+                    return True
+            elif dict.__eq__(space, copy) is not True:
+                return True
+            held += 1
+        return held != len(copies)
     except Exception:  # noqa: BLE001 - the student replaced an attribute with something unreadable
         return True
 
@@ -342,7 +369,8 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
     run student code in between (:mod:`grader.confine`).
     """
     modules: dict[str, ModuleType] = {}
-    before, guards, intact, tampered = _snapshot(), _guards(), _intact, _tampered
+    before, guards = _PREPARED[0] if _PREPARED else (_snapshot(), _guards())
+    intact, tampered = _intact, _tampered
     pause, resume, tracer, profiler = gc.disable, gc.enable, sys.gettrace, sys.getprofile
     hooks = (tracer(), profiler())
     received = 0
@@ -369,15 +397,8 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
                 games = None  # (the games end with the move that failed)
             pause()  # until the reply is sent, no collection runs a student's finalizer
         elif request["op"] == "load":
-            try:
-                module = modules[request["exercise"]] = load_module(request["path"])
-                reply["loaded"] = True
-                reply["functions"] = [name for name in CONTRACT if callable(getattr(module, name, None))]
-            except BaseException as error:  # noqa: BLE001 - a syntax error, a failed import, an exit at import
-                reply.update(_error_reply(error, roots), loaded=False)
-            reply["defences"] = defences
+            reply = _loaded(modules, request, roots, defences)
             pause()  # until the reply is sent, no collection runs a student's finalizer
-            module = None
         elif request["op"] == "order":
             try:
                 reply.update(answer(modules[request["exercise"]], request))
@@ -393,6 +414,19 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
         reply["id"] = received
         channel.send(reply)
         resume()
+
+
+def _loaded(modules: dict[str, ModuleType], request: dict, roots: list[str], defences: dict | None) -> dict:
+    """The reply to a ``load`` request: the student's module imported into ``modules`` (the contract's functions it
+    defines), or the error that stopped it, and the child's ``defences``."""
+    reply: dict = {"defences": defences}
+    try:
+        module = modules[request["exercise"]] = load_module(request["path"])
+        reply["loaded"] = True
+        reply["functions"] = [name for name in CONTRACT if callable(getattr(module, name, None))]
+    except BaseException as error:  # noqa: BLE001 - a syntax error, a failed import, an exit at import
+        reply.update(_error_reply(error, roots), loaded=False)
+    return reply
 
 
 def _searched(module: ModuleType, request: dict, roots: list[str], before: tuple, tampered) -> dict:
@@ -609,6 +643,7 @@ def _warm_up(secrets: list[str] = ()) -> None:  # pragma: no cover - runs in the
     from abkit.coursefolder import KIT_CODE
 
     grader.confine.prepare(KIT_CODE, [Path(p) for p in secrets])  # as each child's _confine will ask
+    _PREPARED[:] = [(_snapshot(), _guards())]  # what serve() holds the harness to: taken before any child exists
     from abkit.tictactoe import EMPTY, TicTacToe, winner
 
     for board in itertools.product("XO.", repeat=9):  # every board's winner, remembered once for all children

@@ -280,9 +280,7 @@ class Sandbox:
 
     def __init__(self, workspace: Path, limits: Limits, deadline: float | None = None,
                  server: ForkServer | None = None) -> None:
-        self.workspace = Path(workspace)
-        self.server = server
-        self.limits = limits
+        self.workspace, self.server, self.limits = Path(workspace), server, limits
         self.deadline = deadline if deadline is not None else time.monotonic() + limits.student_seconds
         self.process: subprocess.Popen | None = None
         self._log_path = self.workspace.parent / f"{self.workspace.name}.log"
@@ -309,18 +307,11 @@ class Sandbox:
         self.defences: dict | None = None
         settings = _settings(self.limits)
         env = child_environment(self.workspace)
-        self._coverage = _coverage_drop(self.workspace, env)
-        if self._coverage is not None:
-            settings["writable"] = [str(self._coverage[0])]
-        self._profile = _profile_drop(self.workspace)
-        if self._profile is not None:
-            settings["writable"] = [*settings.get("writable", []), str(self._profile[0])]
-            settings["profile"] = str(self._profile[0] / "child.prof")
+        self._coverage, self._profile = _drops(self.workspace, env, settings)
         self.process = None
         with open(self._log_path, "wb") as log:
             self.process = _spawn(self.workspace, env, settings, (request_read, reply_write), log, self.server)
-        os.close(request_read)
-        os.close(reply_write)
+        _close(request_read, reply_write)
         try:
             os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
         except OSError:  # the child has already ended (its log says why): the first request finds it dead
@@ -377,15 +368,13 @@ class Sandbox:
         if not more:
             self.ended()
         if not hmac.compare_digest(mac, expected):
-            self.kill()
-            raise Forged(self.log(), self.process.returncode if self.process else None)
+            raise self._died(Forged)
         try:
             reply = decode_reply(body)
         except BadReply as bad:
             raise self._malformed(bad.message) from None
         if type(reply) is dict and reply.get("id") != self._sent + more:  # a replayed report
-            self.kill()
-            raise Forged(self.log(), self.process.returncode if self.process else None)
+            raise self._died(Forged)
         try:
             envelope(reply)
             if check is not None:
@@ -436,9 +425,10 @@ class Sandbox:
         del buffer[:size]
         return data
 
-    def _died(self) -> Died:
+    def _died(self, kind: type[Died] = Died) -> Died:
+        """The child, killed, as ``kind``: :class:`Died`, or :class:`Forged` when it sent what it may not."""
         self.kill()
-        return Died(self.log(), self.process.returncode if self.process else None)
+        return kind(self.log(), self.process.returncode if self.process else None)
 
     def log(self, limit: int = 2000) -> str:
         """The head of what the child wrote to its stdout/stderr outside the capture (a fatal error, say)."""
@@ -486,6 +476,18 @@ class Sandbox:
 
 
 # -- the kit's own tests run under coverage, which follows subprocesses ----------------
+
+def _drops(workspace: Path, env: dict[str, str], settings: dict) -> tuple:
+    """The folders the confined child may write to, added to its ``settings``: the coverage data's
+    (:func:`_coverage_drop`) and the profile's (:func:`_profile_drop`), each ``None`` when not measuring."""
+    coverage, profile = _coverage_drop(workspace, env), _profile_drop(workspace)
+    if coverage is not None:
+        settings["writable"] = [str(coverage[0])]
+    if profile is not None:
+        settings["writable"] = [*settings.get("writable", []), str(profile[0])]
+        settings["profile"] = str(profile[0] / "child.prof")
+    return coverage, profile
+
 
 def _coverage_drop(workspace: Path, env: dict[str, str]) -> tuple[Path, Path] | None:
     """When coverage measures the kit's tests: a folder the confined child may write its data to, and the real one.
