@@ -1,9 +1,11 @@
 """Whole tic-tac-toe games played by a student's search: against a seeded random player, and against itself.
 
-``abkit check`` plays in its own process, ``abkit grade`` asks the student's
-sandboxed process for each move: either way the caller passes ``choose(state)
--> action`` and this module plays the other side, applies every move with its
-own game, and judges the games. The student's alpha-beta must never lose to the
+``abkit check`` plays in its own process; ``abkit grade`` plays them twice: in the
+student's sandboxed process, which sends each move its search chooses as soon as
+it has it (:func:`playing`), and in the grader, which takes those moves in turn
+and alone decides the games. Either way the caller passes ``choose(state) ->
+action`` and this module plays the other side, applies every move with its own
+game, and judges the games. The student's alpha-beta must never lose to the
 random player (as X and as O) and must draw against itself: tic-tac-toe is a draw
 under perfect play, so a loss or a win in self-play means a wrong search.
 """
@@ -12,7 +14,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Generator
 
 from abkit.game import MAX
 from abkit.i18n import Message
@@ -43,23 +45,34 @@ def play_games(choose: Callable[[str], Any], seed: int, sides: tuple[str, ...] =
 
     An exception from ``choose`` propagates to the caller.
     """
+    games = playing(seed, sides, start)
+    try:
+        state = next(games)
+        while True:
+            state = games.send(choose(state))
+    except StopIteration as done:
+        return done.value
+
+
+def playing(seed: int, sides: tuple[str, ...] = SIDES, start: str = EMPTY) -> Generator[str, Any, list[Played]]:
+    """:func:`play_games` as a generator, for a caller that cannot be called back: it yields each position whose
+    move the student's search must choose (once per position), is sent that move, and returns the games."""
     answers: dict[str, Any] = {}
-
-    def student(state: str) -> Any:
-        if state not in answers:
-            answers[state] = choose(state)
-        return answers[state]
-
-    return [_play(student, random.Random(f"{seed}/{side}"), side, start) for side in sides]
+    games = []
+    for side in sides:
+        games.append((yield from _play(answers, random.Random(f"{seed}/{side}"), side, start)))
+    return games
 
 
-def _play(student: Callable[[str], Any], rng: random.Random, side: str, state: str) -> Played:
+def _play(answers: dict, rng: random.Random, side: str, state: str) -> Generator[str, Any, Played]:
     game = TicTacToe()
     moves: list = []
     while not game.terminal_test(state):
         mark = "X" if game.to_move(state) == MAX else "O"
         if side in (mark, "self"):
-            action = student(state)
+            if state not in answers:
+                answers[state] = yield state
+            action = answers[state]
             if isinstance(action, bool) or action not in game.actions(state):
                 return Played(side, moves, state, Message("play.illegal", action=repr(action), board=board_text(state)))
         else:

@@ -33,6 +33,7 @@ import tempfile
 import time
 import traceback
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TextIO
@@ -51,10 +52,11 @@ from grader.submissions import Submission, SubmissionsError, find_submissions
 
 @dataclass
 class BatchResult:
-    """What a batch did: ``rows`` (every student's results, sorted), who was graded now and who was reused."""
+    """What a batch did: ``rows`` (every student's results, sorted: :class:`Rows`), who was graded now and who was
+    reused."""
 
     out: Path
-    rows: list[dict] = field(default_factory=list)
+    rows: Sequence[dict] = field(default_factory=list)
     graded: list[str] = field(default_factory=list)
     reused: list[str] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
@@ -62,6 +64,41 @@ class BatchResult:
     #: the students on whom the grader itself failed (their rows say so), and the command that grades just them again
     failed: list[str] = field(default_factory=list)
     regrade: str = ""
+
+
+class Unsaved(dict):
+    """A student's results that could not be written to their folder (:func:`save`): the batch keeps them whole."""
+
+
+def kept(row: dict) -> dict:
+    """What the batch holds of a student's results while it grades the others: a saved row without its per-test
+    entries (``tests``, the bulk of it, in the student's ``results.json``), so that the batch's memory does not
+    grow with the class; an :class:`Unsaved` row whole."""
+    if isinstance(row, Unsaved) or "tests" not in row:
+        return row
+    return {key: value for key, value in row.items() if key != "tests"}
+
+
+class Rows(Sequence):
+    """Every student's results, in order: each read from the student's ``results.json`` when asked for (never the
+    whole class in memory at once); a row that could not be saved (or whose file has gone since) as the batch kept
+    it. ``held``: the rows as :func:`kept` holds them."""
+
+    def __init__(self, out: Path, held: list[dict]) -> None:
+        self.out, self.held = out, held
+
+    def __len__(self) -> int:
+        return len(self.held)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._whole(row) for row in self.held[index]]
+        return self._whole(self.held[index])
+
+    def _whole(self, row: dict) -> dict:
+        if "tests" in row:
+            return row
+        return read_results(self.out, row["extra_data"]["student"]) or row
 
 
 def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lang: str = "en", jobs: int = 2,
@@ -88,10 +125,10 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
         saved = read_results(result.out, name)
         if chosen is not None and name not in chosen:
             if saved is not None:
-                rows[name] = saved
+                rows[name] = kept(saved)
         elif saved is not None and not force and chosen is None \
                 and saved["extra_data"].get("fingerprint") == grader.fingerprint(entry):
-            rows[name] = saved
+            rows[name] = kept(saved)
             result.reused.append(name)
         else:
             todo.append(entry)
@@ -99,7 +136,7 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
 
     def record(row: dict, confinement: dict | None) -> None:
         """One student graded and saved: their row, how their process was confined (the weakest one is kept)."""
-        rows[row["extra_data"]["student"]] = row
+        rows[row["extra_data"]["student"]] = kept(row)
         result.graded.append(row["extra_data"]["student"])
         result.defences = weakest(result.defences, confinement)
         if progress is not None:
@@ -111,11 +148,12 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
             _in_workers(grader, todo, result.out, workers, record)
         elif todo:
             _in_this_process(grader, todo, result.out, record)
-    result.rows = [rows[name] for name in sorted(rows)]
-    result.failed = [r["extra_data"]["student"] for r in result.rows if r["extra_data"].get("grader_error")]
+    held = [rows[name] for name in sorted(rows)]
+    result.rows = Rows(result.out, held)
+    result.failed = [r["extra_data"]["student"] for r in held if r["extra_data"].get("grader_error")]
     if result.failed:
         result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed)
-    write_class(result.out, result.rows, rubric, lang, result.regrade)
+    write_class(result.out, held, rubric, lang, result.regrade)
     result.graded.sort()
     return result
 
@@ -182,7 +220,7 @@ def grade_and_save(grader: Grader, entry: Submission, out: Path) -> dict:
 
 def save(grader: Grader, grade: StudentGrade, out: Path) -> dict:
     """Write ``grade``'s files; when that fails, the grade of a grader fault instead (its files if they can be
-    written; its results in any case, so that the student has a row)."""
+    written; its results in any case, so that the student has a row: :class:`Unsaved` when nothing was written)."""
     try:
         return write_student(out, grade, grader.rubric, grader.lang)
     except Exception:  # noqa: BLE001 - a fault of the grader (a report it cannot write): this student's only
@@ -190,7 +228,7 @@ def save(grader: Grader, grade: StudentGrade, out: Path) -> dict:
     try:
         return write_student(out, failed, grader.rubric, grader.lang)
     except Exception:  # noqa: BLE001 - the folder itself cannot be written: the row is kept in grades.csv
-        return results_json(failed, grader.rubric, grader.lang)
+        return Unsaved(results_json(failed, grader.rubric, grader.lang))
 
 
 def _in_this_process(grader: Grader, todo: list[Submission], out: Path, record: Recorder) -> None:
@@ -370,7 +408,7 @@ def _worker(connection, grader: Grader | None, recipe: tuple, out: Path) -> None
                 except Exception:  # noqa: BLE001 - (a last resort: grade_and_save contains the grader's faults)
                     connection.send(("error", traceback.format_exc(), None))
                     continue
-                connection.send(("ok", row, grader.defences))
+                connection.send(("ok", kept(row), grader.defences))
     except KeyboardInterrupt:
         return
 

@@ -2,7 +2,7 @@
 
 :mod:`grader.sandbox` starts this file as ``python -I -B child.py REQUEST_FD REPLY_FD LIMITS``.
 Requests (load a file, search a tree or a tic-tac-toe position, call
-MAX-VALUE/MIN-VALUE on a subtree, order actions, choose one move of a game) come
+MAX-VALUE/MIN-VALUE on a subtree, order actions, play games) come
 in on one private pipe and every reply goes out on another, as length-prefixed
 JSON; the student's prints go to a capped buffer, so they can never look like a
 reply. The child receives only the game it searches (a tree, no expected
@@ -24,6 +24,7 @@ import struct
 import sys
 from pathlib import Path
 from types import FunctionType, ModuleType
+from typing import Iterator
 
 if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started by path
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -31,6 +32,7 @@ if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started 
 import abkit.trace as _trace_module  # noqa: E402
 from abkit.game import Budgeted  # noqa: E402
 from abkit.loading import load_module  # noqa: E402
+from abkit.play import playing  # noqa: E402
 from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval  # noqa: E402
 from abkit.trace import (ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_call,  # noqa: E402
                          traced_search)
@@ -53,6 +55,10 @@ BOARD_GAMES = {"tictactoe": TicTacToe, "tictactoe-symmetric": SymmetryMerged}
 #: within a test's time limit, even traced under coverage (tic-tac-toe after a corner opening: alpha-beta 2,338
 #: under the AIMA rule; from the empty board 18,297, so that position is not graded; minimax 549,946)
 GAME_BUDGET = 10_000
+#: the fork server's :func:`_snapshot` and :func:`_guards`, taken once before it forks any child (each child is a
+#: copy of the server, whose harness no student code has ever touched); empty in a child started afresh. (A list
+#: filled in place: the module's own names are among what the guards hold still.)
+_PREPARED: list = []
 #: the same for one move of a played game, searched without tracing (after a corner opening, O's reply takes
 #: alpha-beta 2,338 states under the AIMA rule and 15,993 under CS188's)
 MOVE_BUDGET = 20_000
@@ -108,10 +114,11 @@ def run_test(module: ModuleType, request: dict, game: TreeGame) -> Trace:
 
 
 def answer(module: ModuleType, request: dict) -> dict:
-    """What an ``order`` or ``move`` request asks of the student's code, as plain data (``answer``).
+    """What an ``order`` request, or one move of a ``games`` request, asks of the student's code, as plain data
+    (``answer``).
 
     ``order``: ``ordered_actions(game, node, EVAL)`` for each of the request's ``nodes``.
-    ``move``: the exercise's search chooses one move of a played game, within :data:`MOVE_BUDGET` states.
+    otherwise: the exercise's search chooses one move of a played game, within :data:`MOVE_BUDGET` states.
     Exceptions propagate to the caller.
     """
     game = game_from_request(request)
@@ -162,20 +169,42 @@ def _snapshot() -> tuple:
 
 
 def _fingerprint(game: TreeGame) -> tuple:
-    """What the game object holds: its attributes, its tree's shape and utilities, its players (a board game:
-    its attributes)."""
-    if not isinstance(game, TreeGame):
-        return (type(game), sorted(vars(game)))
-    return (sorted(vars(game)), tree_to_data(game.tree), dict(game._players), game.initial)
+    """What the game object holds: its class, and a copy of each of its mappings (:func:`_held`)."""
+    return type(game), tuple(map(dict.copy, _held(game)))
 
 
-def _tampered(before: tuple, game: TreeGame, fingerprint: tuple) -> bool:
+def _held(game: TreeGame) -> Iterator[dict]:
+    """The game's mappings, one after the other: its attributes and, on a tree, the tree's fields, its children,
+    utilities, heuristic values and probabilities, and the players (each reached only when the ones before it are
+    as they were: the tree is still the harness's own)."""
+    yield vars(game)
+    if isinstance(game, TreeGame):
+        tree = game.tree
+        yield from (vars(tree), tree.children, tree.utilities, tree.heuristics, tree.probabilities, game._players)
+
+
+def _tampered(before: tuple, game: TreeGame, fingerprint: tuple, any_=any, map_=map, is_not=operator.is_not) -> bool:
     """True when a name was added to (or removed from) the game's class or the recorder's, or the game it was given
-    was changed."""
-    if any(space.keys() != names for space, names in before):
+    was changed: one of its mappings (:func:`_held`) has an entry added, removed or changed. The game's and the
+    tree's attributes are compared by identity (an equal replacement shows too), the tree's mappings with the dict's
+    own equality (its entries are plain names and numbers); a mapping's own methods are never called."""
+    if any_(space.keys() != names for space, names in before):
         return True
+    kind, copies = fingerprint
     try:
-        return _fingerprint(game) != fingerprint
+        if type(game) is not kind:
+            return True
+        held = 0
+        for space, copy in zip(_held(game), copies):
+            if dict.__len__(space) != len(copy):
+                return True
+            if held < 2:  # the game's attributes and the tree's fields: the very objects
+                if any_(map_(is_not, dict.keys(space), copy)) or any_(map_(is_not, dict.values(space), copy.values())):
+                    return True
+            elif dict.__eq__(space, copy) is not True:
+                return True
+            held += 1
+        return held != len(copies)
     except Exception:  # noqa: BLE001 - the student replaced an attribute with something unreadable
         return True
 
@@ -340,53 +369,84 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
     run student code in between (:mod:`grader.confine`).
     """
     modules: dict[str, ModuleType] = {}
-    before, guards, intact, tampered = _snapshot(), _guards(), _intact, _tampered
+    before, guards = _PREPARED[0] if _PREPARED else (_snapshot(), _guards())
+    intact, tampered = _intact, _tampered
     pause, resume, tracer, profiler = gc.disable, gc.enable, sys.gettrace, sys.getprofile
     hooks = (tracer(), profiler())
     received = 0
+    games, move = None, None  # a ``games`` request's games while they are played: each move is a frame of its reply
     while True:
-        request = channel.receive()
-        if request is None or request.get("op") == "bye":
-            return
-        received += 1
+        if games is None:
+            request = channel.receive()
+            if request is None or request.get("op") == "bye":
+                return
+            received += 1
+            if request["op"] == "games":
+                games, move = playing(request["seed"], start=request["state"]), None
         reply: dict = {}
-        if request["op"] == "load":
+        if games is not None:  # the next move of the games, sent at once (the grader judges the games)
             try:
-                module = modules[request["exercise"]] = load_module(request["path"])
-                reply["loaded"] = True
-                reply["functions"] = [name for name in CONTRACT if callable(getattr(module, name, None))]
-            except BaseException as error:  # noqa: BLE001 - a syntax error, a failed import, an exit at import
-                reply.update(_error_reply(error, roots), loaded=False)
-            reply["defences"] = defences
+                state = games.send(move)
+            except StopIteration:  # the games are over: nothing more to send for this request
+                games = None
+                continue
+            try:
+                move = reply["answer"] = answer(modules[request["exercise"]], {**request, "state": state})["answer"]
+            except BaseException as error:  # noqa: BLE001 - the student's code raised, exited or was interrupted
+                reply.update(_error_reply(error, roots))
+                games = None  # (the games end with the move that failed)
             pause()  # until the reply is sent, no collection runs a student's finalizer
-            module = None
-        elif request["op"] in ("order", "move"):
+        elif request["op"] == "load":
+            reply = _loaded(modules, request, roots, defences)
+            pause()  # until the reply is sent, no collection runs a student's finalizer
+        elif request["op"] == "order":
             try:
                 reply.update(answer(modules[request["exercise"]], request))
             except BaseException as error:  # noqa: BLE001 - the student's code raised, exited or was interrupted
                 reply.update(_error_reply(error, roots))
-        else:
-            game = game_from_request(request)
-            fingerprint = _fingerprint(game)
-            try:
-                trace = run_test(modules[request["exercise"]], request, game)
-            except BaseException as error:  # noqa: BLE001 - exit or interrupt inside the search
-                trace = Trace(request["algorithm"], request["state"], visited=[request["state"]], error=error)
-            _truncate(trace)
-            if isinstance(trace.error, BaseException):
-                reply.update(_error_reply(trace.error, roots))
-            elif isinstance(trace.value_error, BaseException):  # the search went well; valuing its root did not
-                reply["traceback"] = _error_reply(trace.value_error, roots)["traceback"]
-            reply["trace"] = trace.to_dict()
-            reply["tampered"] = tampered(before, game, fingerprint)
             pause()  # until the reply is sent, no collection runs a student's finalizer
-            trace = game = None  # (what these alone held is finalized now, before the checks)
+        else:  # (what the search alone held is finalized as it returns, before the checks)
+            reply = _searched(modules[request["exercise"]], request, roots, before, tampered)
+            pause()  # until the reply is sent, no collection runs a student's finalizer
         if not intact(guards) or (tracer(), profiler()) != hooks:
             reply["tampered"] = True
         reply["output"] = output.take()
         reply["id"] = received
         channel.send(reply)
         resume()
+
+
+def _loaded(modules: dict[str, ModuleType], request: dict, roots: list[str], defences: dict | None) -> dict:
+    """The reply to a ``load`` request: the student's module imported into ``modules`` (the contract's functions it
+    defines), or the error that stopped it, and the child's ``defences``."""
+    reply: dict = {"defences": defences}
+    try:
+        module = modules[request["exercise"]] = load_module(request["path"])
+        reply["loaded"] = True
+        reply["functions"] = [name for name in CONTRACT if callable(getattr(module, name, None))]
+    except BaseException as error:  # noqa: BLE001 - a syntax error, a failed import, an exit at import
+        reply.update(_error_reply(error, roots), loaded=False)
+    return reply
+
+
+def _searched(module: ModuleType, request: dict, roots: list[str], before: tuple, tampered) -> dict:
+    """The reply to a ``search`` or ``call`` request: its trace, whether the game or the recorder's classes were
+    changed (``tampered``: :func:`_tampered`, as :func:`serve` captured it), the error's traceback."""
+    game = game_from_request(request)
+    fingerprint = _fingerprint(game)
+    reply: dict = {}
+    try:
+        trace = run_test(module, request, game)
+    except BaseException as error:  # noqa: BLE001 - exit or interrupt inside the search
+        trace = Trace(request["algorithm"], request["state"], visited=[request["state"]], error=error)
+    _truncate(trace)
+    if isinstance(trace.error, BaseException):
+        reply.update(_error_reply(trace.error, roots))
+    elif isinstance(trace.value_error, BaseException):  # the search went well; valuing its root did not
+        reply["traceback"] = _error_reply(trace.value_error, roots)["traceback"]
+    reply["trace"] = trace.to_dict()
+    reply["tampered"] = tampered(before, game, fingerprint)
+    return reply
 
 
 def _confine(limits: dict) -> dict | None:  # pragma: no cover - runs only in the child, before any student code
@@ -412,6 +472,12 @@ def main(argv: list[str]) -> int:  # pragma: no cover - the child's entry point,
     sys.stdout = sys.stderr = output
     sys.stdin = io.StringIO("")
     sys.setrecursionlimit(limits.get("recursion", 1000))
+    if limits.get("profile"):  # the kit's time measured (grader.sandbox.PROFILE_CHILD): serve under cProfile
+        import cProfile
+        profiler = cProfile.Profile()
+        profiler.runcall(serve, channel, output, [os.getcwd()], defences)
+        profiler.dump_stats(limits["profile"])
+        return 0
     serve(channel, output, [os.getcwd()], defences)
     return 0
 
@@ -578,6 +644,7 @@ def _warm_up(secrets: list[str] = ()) -> None:  # pragma: no cover - runs in the
     from abkit.coursefolder import KIT_CODE
 
     grader.confine.prepare(KIT_CODE, [Path(p) for p in secrets])  # as each child's _confine will ask
+    _PREPARED[:] = [(_snapshot(), _guards())]  # what serve() holds the harness to: taken before any child exists
     from abkit.tictactoe import EMPTY, TicTacToe, winner
 
     for board in itertools.product("XO.", repeat=9):  # every board's winner, remembered once for all children

@@ -116,13 +116,13 @@ class Runner:
         def answered(keep: int) -> None:
             while len(pending) > keep:
                 test = pending.popleft()
-                run.replies[test.id] = sandbox.receive(test.check)
+                if test.kind == "play":  # the moves come one by one, each as soon as the process has chosen it
+                    run.replies[test.id] = self.play(_Moves(sandbox), test)
+                    sandbox.ended()
+                else:
+                    run.replies[test.id] = sandbox.receive(test.check)
 
         for test in run.planned:
-            if test.kind == "play":  # move by move: each request depends on the previous answer
-                answered(0)
-                run.replies[test.id] = self.play(sandbox, test)
-                continue
             answered(AHEAD - 1)
             try:
                 while not sandbox.send_ahead(test.request):  # no room in the pipe now, or too long for that
@@ -139,8 +139,10 @@ class Runner:
             pending.append(test)
         answered(0)
 
-    def play(self, sandbox: Sandbox, test: Test) -> dict:
-        """Play ``test``'s games, asking the student's process for each of its moves; the games, or its error."""
+    def play(self, sandbox, test: Test) -> dict:
+        """Play ``test``'s games, taking each of the student's moves from ``sandbox.request`` (:class:`_Moves`: the
+        next frame of its process's reply to the ``games`` request, which plays the same games and sends each move
+        its search chooses); the games, as this process plays them with those moves, or the error of a move."""
         def choose(state: str):
             reply = sandbox.request(test.message(state=state), test.check)
             if reply.get("error"):
@@ -151,6 +153,19 @@ class Runner:
             return {"games": play_games(choose, test.seed, start=test.state)}
         except _StudentFailed as failure:
             return failure.reply
+
+
+class _Moves:
+    """The moves a student's process sends for a ``games`` request, taken one by one as :meth:`Runner.play` asks:
+    its process plays the same seeded games (:func:`abkit.play.playing`), so the next frame is the move for the
+    position asked; only this process's own game decides what a move does."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+
+    def request(self, message: dict, check) -> dict:
+        """The next move the process sent (``message``, the position, is already known to it)."""
+        return self.sandbox.receive(check, more=True)
 
 
 class _StudentFailed(Exception):

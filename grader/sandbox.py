@@ -54,6 +54,10 @@ def has_long_number(body: bytes) -> bool:
 
 #: environment variables a child keeps: none of the instructor's, except coverage's own (the kit's tests)
 KEPT_PREFIXES = ("COVERAGE_",)
+#: a folder named by this variable receives a cProfile of every student's process (``child-<pid>.prof``): how the
+#: kit's own time in a child is measured (``bench/grade.py --profile``); the child writes it into a drop folder of
+#: its own, as coverage's data (the confined child can write nowhere else), and it is moved there when it ends
+PROFILE_CHILD = "ABKIT_PROFILE_CHILD"
 
 
 @dataclass(frozen=True)
@@ -276,9 +280,7 @@ class Sandbox:
 
     def __init__(self, workspace: Path, limits: Limits, deadline: float | None = None,
                  server: ForkServer | None = None) -> None:
-        self.workspace = Path(workspace)
-        self.server = server
-        self.limits = limits
+        self.workspace, self.server, self.limits = Path(workspace), server, limits
         self.deadline = deadline if deadline is not None else time.monotonic() + limits.student_seconds
         self.process: subprocess.Popen | None = None
         self._log_path = self.workspace.parent / f"{self.workspace.name}.log"
@@ -305,14 +307,11 @@ class Sandbox:
         self.defences: dict | None = None
         settings = _settings(self.limits)
         env = child_environment(self.workspace)
-        self._coverage = _coverage_drop(self.workspace, env)
-        if self._coverage is not None:
-            settings["writable"] = [str(self._coverage[0])]
+        self._coverage, self._profile = _drops(self.workspace, env, settings)
         self.process = None
         with open(self._log_path, "wb") as log:
             self.process = _spawn(self.workspace, env, settings, (request_read, reply_write), log, self.server)
-        os.close(request_read)
-        os.close(reply_write)
+        _close(request_read, reply_write)
         try:
             os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
         except OSError:  # the child has already ended (its log says why): the first request finds it dead
@@ -346,16 +345,17 @@ class Sandbox:
         self._pending.append(time.monotonic())
         return True
 
-    def receive(self, check: Callable[[dict], dict] | None = None) -> dict:
+    def receive(self, check: Callable[[dict], dict] | None = None, more: bool = False) -> dict:
         """The reply to the oldest unanswered request; its time limit runs from when the child could start on it
-        (sent, and the previous one answered).
+        (sent, and the previous reply, or frame of one, received).
 
         The reply is read only when it is at most :data:`MAX_REPLY` bytes, signed, JSON, and what every reply may
         carry (:func:`grader.replies.envelope`); ``check`` (one of :mod:`grader.replies`' schemas) then checks what
         its kind carries. Anything else ends the process: :class:`Malformed` (or :class:`Forged`), never another
-        exception.
+        exception. ``more``: the reply comes in frames (a ``games`` request's moves, each sent as soon as it is
+        chosen), this is one of them, and :meth:`ended` says when there are no more.
         """
-        started = max(self._pending.popleft(), self._answered_at)
+        started = max(self._pending[0], self._answered_at)
         limit = min(started + self.limits.test_seconds, self.deadline)
         head = self._read(HEADER.size, limit)
         size = HEADER.unpack(head)[0]
@@ -365,17 +365,16 @@ class Sandbox:
         body, mac = data[:size], data[size:]
         expected = hmac.digest(self._key, SEQUENCE.pack(self._received) + body, "sha256")
         self._received += 1
-        self._sent += 1
+        if not more:
+            self.ended()
         if not hmac.compare_digest(mac, expected):
-            self.kill()
-            raise Forged(self.log(), self.process.returncode if self.process else None)
+            raise self._died(Forged)
         try:
             reply = decode_reply(body)
         except BadReply as bad:
             raise self._malformed(bad.message) from None
-        if type(reply) is dict and reply.get("id") != self._sent:  # a replayed report
-            self.kill()
-            raise Forged(self.log(), self.process.returncode if self.process else None)
+        if type(reply) is dict and reply.get("id") != self._sent + more:  # a replayed report
+            raise self._died(Forged)
         try:
             envelope(reply)
             if check is not None:
@@ -386,6 +385,12 @@ class Sandbox:
             self.defences = reply["defences"]
         self._answered_at = time.monotonic()
         return reply
+
+    def ended(self) -> None:
+        """The oldest unanswered request has its whole reply (its last frame read, or, when it comes in frames,
+        all of them): the next reply answers the next request."""
+        self._pending.popleft()
+        self._sent += 1
 
     def _malformed(self, problem: Message) -> "Malformed":
         self.kill()
@@ -420,9 +425,10 @@ class Sandbox:
         del buffer[:size]
         return data
 
-    def _died(self) -> Died:
+    def _died(self, kind: type[Died] = Died) -> Died:
+        """The child, killed, as ``kind``: :class:`Died`, or :class:`Forged` when it sent what it may not."""
         self.kill()
-        return Died(self.log(), self.process.returncode if self.process else None)
+        return kind(self.log(), self.process.returncode if self.process else None)
 
     def log(self, limit: int = 2000) -> str:
         """The head of what the child wrote to its stdout/stderr outside the capture (a fatal error, say)."""
@@ -461,6 +467,8 @@ class Sandbox:
         LIVE.discard(self)
         if getattr(self, "_coverage", None) is not None:
             _collect_coverage(*self._coverage)
+        if getattr(self, "_profile", None) is not None:
+            _collect_profile(*self._profile, self.process.pid if self.process else 0)
         _close(getattr(self, "_request", None), getattr(self, "_reply", None))
         self._request = self._reply = None
 
@@ -468,6 +476,18 @@ class Sandbox:
 
 
 # -- the kit's own tests run under coverage, which follows subprocesses ----------------
+
+def _drops(workspace: Path, env: dict[str, str], settings: dict) -> tuple:
+    """The folders the confined child may write to, added to its ``settings``: the coverage data's
+    (:func:`_coverage_drop`) and the profile's (:func:`_profile_drop`), each ``None`` when not measuring."""
+    coverage, profile = _coverage_drop(workspace, env), _profile_drop(workspace)
+    if coverage is not None:
+        settings["writable"] = [str(coverage[0])]
+    if profile is not None:
+        settings["writable"] = [*settings.get("writable", []), str(profile[0])]
+        settings["profile"] = str(profile[0] / "child.prof")
+    return coverage, profile
+
 
 def _coverage_drop(workspace: Path, env: dict[str, str]) -> tuple[Path, Path] | None:
     """When coverage measures the kit's tests: a folder the confined child may write its data to, and the real one.
@@ -498,6 +518,26 @@ def _collect_coverage(drop: Path, target: Path) -> None:
             shutil.move(str(path), str(target.parent / path.name))
         except OSError:  # pragma: no cover
             pass
+
+
+def _profile_drop(workspace: Path) -> tuple[Path, Path] | None:
+    """When :data:`PROFILE_CHILD` names a folder: a drop folder the confined child may write its profile to, and
+    that folder."""
+    target = os.environ.get(PROFILE_CHILD)
+    if not target:
+        return None
+    drop = workspace.parent / f"{workspace.name}.profile"
+    drop.mkdir(exist_ok=True)
+    return drop, Path(target)
+
+
+def _collect_profile(drop: Path, target: Path, pid: int) -> None:  # pragma: no cover - measuring the kit only
+    """Move the child's profile into the folder :data:`PROFILE_CHILD` names."""
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        shutil.move(str(drop / "child.prof"), str(target / f"child-{pid}.prof"))
+    except OSError:
+        pass
 
 
 def _settings(limits: Limits) -> dict:

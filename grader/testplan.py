@@ -121,7 +121,7 @@ class Test:
     def message(self, **extra) -> dict:
         """The request as data: the game (a tree with its heuristic values and probabilities, or a board game's
         name), where to start, the depth limit, how to call the student's code."""
-        op = "call" if self.function else {"search": "search", "orders": "order", "play": "move"}[self.kind]
+        op = "call" if self.function else {"search": "search", "orders": "order", "play": "games"}[self.kind]
         message = {"op": op, "exercise": self.exercise, "algorithm": self.algorithm, "state": self.state}
         if self.tree is not None:
             message["tree"] = tree_to_data(self.tree)
@@ -133,6 +133,8 @@ class Test:
             message.update(function=self.function, window=list(self.window))
         if self.kind == "orders":
             message["nodes"] = list(self.nodes)
+        if self.kind == "play":
+            message["seed"] = self.seed
         return {**message, **extra}
 
     def run_in_process(self, module):

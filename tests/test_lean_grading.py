@@ -1,0 +1,98 @@
+"""What makes grading cheap keeps every check: the integrity fingerprint of the game a search is given (each change
+to what it holds is tampering) and a batch whose memory does not grow with the class (each student's per-test
+results are read back from their ``results.json``; a row that could not be saved is kept whole)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from grader.batch import Rows, Unsaved, grade_batch
+from grader.reports import read_results
+from tests.test_grade_sandbox import _narrow_class
+
+
+def _replace_tree(game):
+    from dataclasses import replace
+    game.tree = replace(game.tree)  # an equal copy is still not the harness's tree
+
+
+class _Unreadable(dict):
+    def __eq__(self, other):
+        raise RuntimeError("no")
+
+
+TAMPERINGS = {
+    "a child added": lambda g: g.tree.children.__setitem__("B", ("B1", "B2", "B3")),
+    "children reordered": lambda g: g.tree.children.__setitem__("B", ("B2", "B1")),
+    "a leaf removed": lambda g: g.tree.utilities.pop("C2"),
+    "a heuristic added": lambda g: g.tree.heuristics.__setitem__("B", 5),
+    "a probability added": lambda g: g.tree.probabilities.__setitem__("B1", 0.5),
+    "a player changed": lambda g: g._players.__setitem__("B", "MAX"),
+    "the initial state changed": lambda g: setattr(g, "initial", "B"),
+    "the tree replaced by an equal copy": _replace_tree,
+    "the tree's root changed (a frozen dataclass's field set all the same)": lambda g: object.__setattr__(g.tree, "root", "B"),
+    "a tree field deleted": lambda g: object.__delattr__(g.tree, "heuristics"),
+    "the utilities made unreadable": lambda g: object.__setattr__(g.tree, "utilities", _Unreadable(g.tree.utilities)),
+    "an attribute added to the game": lambda g: setattr(g, "cache", {}),
+    "the game's class changed": lambda g: setattr(g, "__class__", type("Other", (type(g),), {})),
+}
+
+
+@pytest.mark.parametrize("change", TAMPERINGS.values(), ids=TAMPERINGS.keys())
+def test_every_change_to_what_the_game_holds_is_tampering(change):
+    from abkit.tree import TreeGame, from_nested
+    from grader.child import _fingerprint, _snapshot, _tampered
+
+    game = TreeGame(from_nested([[3, 12], [2, 4]]))
+    before, fingerprint = _snapshot(), _fingerprint(game)
+    change(game)
+    assert _tampered(before, game, fingerprint)
+
+
+def test_a_board_game_given_an_attribute_or_another_class_is_tampered_with():
+    from abkit.tictactoe import TicTacToe
+    from grader.child import _fingerprint, _snapshot, _tampered
+
+    game = TicTacToe()
+    before, fingerprint = _snapshot(), _fingerprint(game)
+    assert not _tampered(before, game, fingerprint)
+    game.memo = {}
+    assert _tampered(before, game, fingerprint)
+    del game.memo
+    assert not _tampered(before, game, fingerprint)
+    game.__class__ = type("Other", (TicTacToe,), {})
+    assert _tampered(before, game, fingerprint)
+
+
+
+
+def test_a_batch_holds_no_per_test_results_and_its_rows_read_them_back(tmp_path):
+    folder, rubric = _narrow_class(tmp_path, students=3)
+    result = grade_batch(folder, tmp_path / "out", rubric, jobs=2)
+    assert isinstance(result.rows, Rows) and len(result.rows) == 3
+    assert all("tests" not in row for row in result.rows.held)  # what the batch held while grading
+    for k, row in enumerate(result.rows):
+        saved = json.loads((tmp_path / "out" / "students" / f"s{k}" / "results.json").read_text(encoding="utf-8"))
+        assert row == saved and row["tests"] and row["score"] == row["extra_data"]["max_score"]
+    assert [r["extra_data"]["student"] for r in result.rows[1:]] == ["s1", "s2"]
+
+
+def test_a_row_that_could_not_be_saved_is_kept_whole(tmp_path, monkeypatch):
+    import grader.batch as batch
+
+    folder, rubric = _narrow_class(tmp_path, students=2)
+    real = batch.write_student
+
+    def write_student(out, grade, rubric, lang):
+        if grade.student == "s1":
+            raise OSError("disk full")
+        return real(out, grade, rubric, lang)
+
+    monkeypatch.setattr(batch, "write_student", write_student)
+    result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
+    unsaved = result.rows.held[1]
+    assert isinstance(unsaved, Unsaved) and "tests" in unsaved and read_results(tmp_path / "out", "s1") is None
+    assert result.rows[1] is unsaved and "OSError: disk full" in unsaved["extra_data"]["grader_error"]
+    assert result.failed == ["s1"] and result.rows[0]["tests"]
