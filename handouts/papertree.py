@@ -30,7 +30,7 @@ from abkit.game import CHANCE
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from stepthrough.svgtree import best_path, first_calls, probability_text, short, skipped
+from stepthrough.svgtree import Style, best_path, first_calls, probability_text, short, skipped
 from stepthrough.typeset import typeset
 
 #: points per millimetre: the SVG's user unit is the point
@@ -63,13 +63,13 @@ class PaperStyle:
     diagonal: float = 12.0      # vertical room between two levels' bands
     name_h: float = 3.0
     top: float = 2.0
-    ink: str = "#222"
-    soft: str = "#666"
-    grey: str = "#a8a8a8"
-    grey_fill: str = "#eeeeee"
-    best: str = "#c0392b"
-    order_fill: str = "#2c5d8f"
-    faint: str = "#c4c4c4"
+    soft: str = "#666"          # the node names (the screen figures' palette otherwise, below)
+    ink: str = Style.ink
+    grey: str = Style.grey
+    grey_fill: str = Style.grey_fill
+    best: str = Style.best
+    order_fill: str = Style.order_fill
+    faint: str = Style.faint
 
 
 PAPER = PaperStyle()
