@@ -210,23 +210,33 @@ def test_hints_are_staged_in_both_languages(abkit):
     assert run.out.count("힌트 4개 중") == 4 and "마지막 힌트" in run.out
 
 
-def test_watch_checks_again_after_a_save_and_stops_on_ctrl_c(capsys, student):
-    folder = student(alphabeta=edited(ALPHABETA, STRICT))
+def _watch_a_fix(folder, saved, capsys) -> tuple[list, str]:
+    """Run ``abkit watch`` on alphabeta: ``saved`` (a file of ``folder``) is written fixed after the second poll,
+    Ctrl-C comes at the fourth; the polls' intervals and what was printed."""
     sleeps = []
 
     def sleep(seconds):
         sleeps.append(seconds)
         if len(sleeps) == 2:
-            (folder / "alphabeta.py").write_text(ALPHABETA + "\n# fixed\n", encoding="utf-8")
+            (folder / saved).write_text(ALPHABETA + "\n# fixed\n", encoding="utf-8")
         if len(sleeps) == 4:
             raise KeyboardInterrupt
 
     args = types.SimpleNamespace(exercises=str(folder), exercise="alphabeta", interval=0.25, lang="en")
     assert watch_command.run(args, sleep=sleep) == 0
-    out = capsys.readouterr().out
-    assert sleeps == [0.25] * 4 and out.count("== alphabeta") == 2
+    return sleeps, capsys.readouterr().out
+
+
+def _fixed_between_checks(out: str) -> bool:
     first, second = out.split("Watching")[0], out.split("Watching", 1)[1]
-    assert "✗ Ties at the root" in first and "✗" not in second and "All public tests pass. Still watching" in second
+    return "✗ Ties at the root" in first and "✗" not in second and "All public tests pass. Still watching" in second
+
+
+def test_watch_checks_again_after_a_save_and_stops_on_ctrl_c(capsys, student):
+    folder = student(alphabeta=edited(ALPHABETA, STRICT))
+    sleeps, out = _watch_a_fix(folder, "alphabeta.py", capsys)
+    assert sleeps == [0.25] * 4 and out.count("== alphabeta") == 2
+    assert _fixed_between_checks(out)
     assert out.rstrip().endswith("Stopped watching.")
 
 
@@ -234,23 +244,11 @@ def test_watch_imports_an_edited_helper_module_again(capsys, student):
     """A helper the student's file imports is imported afresh at each re-check, as a new ``abkit check`` would."""
     folder = student(alphabeta="from abkit_watch_helper import *\n")
     (folder / "abkit_watch_helper.py").write_text(edited(ALPHABETA, STRICT), encoding="utf-8")
-    sleeps = []
-
-    def sleep(seconds):
-        sleeps.append(seconds)
-        if len(sleeps) == 2:
-            (folder / "abkit_watch_helper.py").write_text(ALPHABETA + "\n# fixed\n", encoding="utf-8")
-        if len(sleeps) == 4:
-            raise KeyboardInterrupt
-
-    args = types.SimpleNamespace(exercises=str(folder), exercise="alphabeta", interval=0.25, lang="en")
     try:
-        assert watch_command.run(args, sleep=sleep) == 0
+        _, out = _watch_a_fix(folder, "abkit_watch_helper.py", capsys)
     finally:
         sys.modules.pop("abkit_watch_helper", None)
-    out = capsys.readouterr().out
-    first, second = out.split("Watching")[0], out.split("Watching", 1)[1]
-    assert "✗ Ties at the root" in first and "✗" not in second and "All public tests pass. Still watching" in second
+    assert _fixed_between_checks(out)
 
 
 def test_a_real_ctrl_c_is_not_a_timeout():
