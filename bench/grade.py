@@ -30,7 +30,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -39,7 +38,6 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import date
 from pathlib import Path
 
 from abkit.loading import KIT_ROOT, SOLUTIONS, load_module
@@ -49,6 +47,7 @@ from grader.batch import grade_batch
 from grader.child import BOARD_GAMES, answer, run_test
 from grader.rubric import load_rubric
 from grader.testplan import TestPlan
+from timing import machine, system_pythons, timed  # bench/timing.py: run as python bench/<name>.py
 
 TREE_EXERCISES = ("minimax", "alphabeta")
 PEER = Path(__file__).resolve().parent / "peers" / "test_student.py"
@@ -66,33 +65,9 @@ def make_class(folder: Path, students: int, exercises) -> None:
 
 # -- the bare interpreter floor ---------------------------------------------------------------------------------
 
-def system_pythons() -> list[str]:
-    """The system's python3 interpreters outside this virtual environment (its base interpreter, /usr/bin's)."""
-    found = [str(Path(sys.base_prefix) / "bin" / "python3"), "/usr/bin/python3", "/usr/local/bin/python3"]
-    path = [p for p in os.environ.get("PATH", "").split(os.pathsep) if not p.startswith(sys.prefix)]
-    which = shutil.which("python3", path=os.pathsep.join(path))
-    found += [which] if which else []
-    return list(dict.fromkeys(p for p in found if os.access(p, os.X_OK) and not p.startswith(sys.prefix)
-                              and is_program(p)))
-
-
-def is_program(path: str) -> bool:
-    """Whether ``path`` is a compiled program (not a launcher script such as pyenv's shims)."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(4) == b"\x7fELF"
-    except OSError:
-        return False
-
-
 def start_time(python: str, repeat: int = 15) -> float:
     """The median wall time of ``python -I -c pass``."""
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        subprocess.run([python, "-I", "-c", "pass"], check=True)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return timed(lambda: subprocess.run([python, "-I", "-c", "pass"], check=True), repeat)[1]
 
 
 def bare_floor(python: str, students: int, jobs: int) -> float:
@@ -233,11 +208,6 @@ def grade(work: Path, name: str, students: int, jobs: int, rubric, sample: bool 
 
 def verdict(ok: bool) -> str:
     return "met" if ok else "NOT met"
-
-
-def machine() -> str:
-    return (f"{os.cpu_count()} cores, {platform.system()} {platform.release()}, Python {platform.python_version()}, "
-            f"{date.today().isoformat()}")
 
 
 def classes(rubric) -> dict:
