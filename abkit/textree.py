@@ -161,6 +161,12 @@ class Drawing:
         return out
 
 
+def drawable(trace: Trace | None, tree: Tree | None) -> bool:
+    """Whether ``trace`` can be drawn on ``tree``: it generated something, at most about twice the tree (a drawing
+    hangs each generated state below its tree parent, so it is never deeper than the tree; a board game has no tree)."""
+    return trace is not None and tree is not None and 0 < len(trace.visited) <= 2 * len(tree) + 2
+
+
 def drawing(trace: Trace, tree: Tree, prune_on_equality: bool = True, expected: Trace | None = None) -> Drawing:
     """What :func:`render_tree` draws, made from the states the search generated and evaluated.
 

@@ -23,6 +23,7 @@ from collections import Counter
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+from abkit import textree
 from abkit.feedback import render_result
 from abkit.i18n import t
 from abkit.textree import UNICODE
@@ -219,12 +220,8 @@ def _visible(source: str, visibility: dict[str, str]) -> bool:
 
 
 def drawable(tg: TestGrade) -> bool:
-    """Whether the student's search can be drawn: it generated something on a tree, at most about twice the tree
-    (the drawing hangs each generated state below its tree parent, so it is never deeper than the tree)."""
-    student, tree = tg.result.student, tg.test.tree
-    if student is None or tree is None or len(student.visited) > 2 * len(tree) + 2:  # a board game: no tree to draw
-        return False
-    return bool(student.visited)
+    """Whether the student's search in ``tg`` can be drawn on its test's tree (:func:`abkit.textree.drawable`)."""
+    return textree.drawable(tg.result.student, tg.test.tree)
 
 
 def _demote(markdown: str) -> str:

@@ -18,8 +18,8 @@ from typing import Any
 
 from abkit import __version__
 from abkit.errors import UsageError
-from abkit.i18n import t
-from abkit.textree import fmt, key
+from abkit.i18n import os_problem, t
+from abkit.textree import drawable, fmt, key
 from abkit.trace import Trace
 from abkit.tree import Tree
 
@@ -223,10 +223,8 @@ def student_page(result, lang: str) -> str:
 def wants_page(result) -> bool:
     """Whether a test's result gets a step-through page: it failed (or raised) on a game tree after generating
     something, within about twice the tree (the drawing is the tree's), and there is an expected trace."""
-    student, tree, expected = result.student, result.tree, result.expected
-    if result.status not in ("failed", "error") or student is None or tree is None or expected is None:
-        return False
-    return 0 < len(student.visited) <= 2 * len(tree) + 2
+    return result.status in ("failed", "error") and result.expected is not None \
+        and drawable(result.student, result.tree)
 
 
 def page_names(names: list[str], prefix: str = "") -> dict[str, str]:
@@ -274,4 +272,4 @@ def write_page(path: Path, text: str) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     except OSError as error:
-        raise UsageError("handouts.cannot_write", path=path, reason=error.strerror or str(error)) from None
+        raise UsageError("handouts.cannot_write", path=path, reason=os_problem(error)) from None
