@@ -22,10 +22,8 @@ from abkit.trace import Call, Trace
 from abkit.tree import Tree, TreeGame
 
 from handouts.words import handouts_folder
-from stepthrough.svgtree import COMPACT, STYLE, layout
+from stepthrough.svgtree import MAX_FIGURE_PT, style_for  # noqa: F401 - the handout's figures' width and style
 
-#: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
-MAX_FIGURE_PT = 440
 #: algorithms that search to a depth limit and value the states there with EVAL
 DEPTH_LIMITED = ("cutoff", "ordering")
 
@@ -84,13 +82,6 @@ def final_iteration(trace: Trace) -> Trace:
     return Trace(trace.algorithm, trace.root, visited=[trace.root] + trace.visited[shift + 1:],
                  evaluated=trace.evaluated[first.evaluated_at:], calls=calls, action=trace.action,
                  value=trace.value, error=trace.error)
-
-
-def style_for(tree: Tree):
-    """The default figure style, or the compact one when the default would be shrunk below print size."""
-    xs = [x for x, _ in layout(tree, STYLE).values()]
-    natural = max(xs) + STYLE.label_room + STYLE.margin + 10
-    return COMPACT if natural * 0.75 > MAX_FIGURE_PT else STYLE
 
 
 @per_course

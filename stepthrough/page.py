@@ -24,7 +24,7 @@ from abkit.trace import Trace
 from abkit.tree import Tree
 
 from stepthrough.steps import Step, aligned, divergence, reading, steps_of
-from stepthrough.svgtree import COMPACT, SLOTS, STYLE, layout, natural_width, render_svg
+from stepthrough.svgtree import SLOTS, natural_width, render_svg, style_for
 
 ASSETS = Path(__file__).with_name("assets")
 #: a figure wider than this (SVG units) is drawn at its natural size in a box that scrolls, not shrunk
@@ -77,9 +77,7 @@ def step_record(step: Step, lang: str, tree: Tree | None) -> dict[str, Any]:
 def tree_svg(tree: Tree, figure_id: str) -> tuple[str, float]:
     """The tree drawn as the handouts draw it (their style, compact for many leaves), with empty places the steps
     fill in; its natural width."""
-    xs = [x for x, _ in layout(tree, STYLE).values()]
-    style = COMPACT if max(xs) * 0.75 > 440 else STYLE
-    svg = render_svg(tree, None, SLOTS, style, figure_id=figure_id)
+    svg = render_svg(tree, None, SLOTS, style_for(tree), figure_id=figure_id)
     return svg, natural_width(svg)
 
 

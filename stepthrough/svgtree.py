@@ -64,6 +64,8 @@ COMPACT = Style(leaf_gap=34, level=80)
 
 
 STYLE = Style()
+#: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
+MAX_FIGURE_PT = 440
 
 
 @dataclass(frozen=True)
@@ -370,6 +372,14 @@ def _text(x: float, y: float, text: str, colour: str, anchor: str, size: float, 
     tag = f' class="{cls}"' if cls else ""
     return (f'<text{tag} x="{x:.1f}" y="{y:.1f}" fill="{colour}" text-anchor="{anchor}" font-size="{size}"'
             f'{weight}{style}>{escape(typeset(text))}</text>')
+
+
+def style_for(tree: Tree) -> Style:
+    """The default figure style, or the compact one when the default would be shrunk below print size (the
+    handouts' figures and the step-through pages draw a tree alike)."""
+    xs = [x for x, _ in layout(tree, STYLE).values()]
+    natural = max(xs) + STYLE.label_room + STYLE.margin + 10
+    return COMPACT if natural * 0.75 > MAX_FIGURE_PT else STYLE
 
 
 def natural_width(svg: str) -> float:
