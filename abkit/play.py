@@ -73,7 +73,7 @@ def _play(answers: dict, rng: random.Random, side: str, state: str) -> Generator
             if state not in answers:
                 answers[state] = yield state
             action = answers[state]
-            if isinstance(action, bool) or action not in game.actions(state):
+            if isinstance(action, bool) or not isinstance(action, int) or action not in game.actions(state):  # 4.0 too
                 return Played(side, moves, state, Message("play.illegal", action=repr(action), board=board_text(state)))
         else:
             action = rng.choice(game.actions(state))

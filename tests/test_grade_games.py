@@ -91,6 +91,7 @@ def first_empty(state):
     (lambda state: reference("alphabeta").alpha_beta_search(TicTacToe(), state), None),
     (first_empty, "self_not_draw"),  # X: 0, 2, 4, 6 takes the diagonal against itself
     (lambda state: 9, "illegal"),
+    (lambda state: float(state.index(".")), "illegal"),  # 4.0 is in range(9) but not a square: the student's fault
 ])
 def test_played_games_are_judged_by_the_rules(choose, words):
     found = problems(play_games(choose, seed=5))
