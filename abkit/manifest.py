@@ -51,7 +51,7 @@ def parse_manifest(data: bytes) -> dict:
         raise BadManifest(f"larger than {MAX_MANIFEST_BYTES // 1000} kB")
     try:
         manifest = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as error:
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:  # [[[[… nested past the parser's depth
         raise BadManifest(f"not JSON ({type(error).__name__})") from None
     if not isinstance(manifest, dict):
         raise BadManifest("not a JSON object")

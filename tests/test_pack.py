@@ -229,7 +229,8 @@ def test_grade_reads_a_packed_zip_and_reports_each_mismatch(abkit, handin, tmp_p
 
 
 @pytest.mark.parametrize("data, why", [
-    (b"[]", "not a JSON object"), (b"\xff", "not JSON"), (b'{"kit_version": 1}', "no text field 'kit_version'"),
+    (b"[]", "not a JSON object"), (b"\xff", "not JSON"), (b"[" * 50_000, "not JSON"),
+    (b'{"kit_version": 1}', "no text field 'kit_version'"),
     (b'{"kit_version": "1", "student": "s", "created": "", "course": 3}', "'course' is not text"),
     (b'{"kit_version": "1", "student": "s", "created": "", "files": {"a.py": "beef"}}', "SHA-256"),
     (b" " * 1_000_001, "larger than")])
