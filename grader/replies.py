@@ -160,6 +160,11 @@ def envelope(reply: object) -> dict:
     return reply
 
 
+#: the confinement report's fields the grader reads (grader.confine.Defences, the refused limits): their types
+DEFENCE_SHAPES = {"landlock": ((int,), "int"), "seccomp": ((bool,), "bool"), "hidden": ((bool, type(None)), "bool or null"),
+                  "reasons": ((list,), "list of text"), "refused": ((list,), "list of text")}
+
+
 def _defences(data: object) -> dict:
     """What the process said about its confinement: a flat mapping of plain values and lists of text."""
     data = _mapping(data, "defences")
@@ -168,6 +173,9 @@ def _defences(data: object) -> dict:
     kept = {}
     for key, value in data.items():
         path = f"defences.{text(key, 'defences', 64)}"
+        shape = DEFENCE_SHAPES.get(key)
+        if shape is not None and type(value) not in shape[0]:  # the report the grader prints and compares
+            raise _bad(path, shape[1], value)
         if type(value) is list:
             kept[key] = [text(v, f"{path}[{i}]", 500) for i, v in enumerate(value[:32])]
         else:

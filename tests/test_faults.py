@@ -292,6 +292,15 @@ def test_a_load_reply_is_checked():
     assert got["defences"]["landlock"] == 3 and len(got["defences"]["reasons"][0]) < 600
 
 
+@pytest.mark.parametrize("defences", [{"refused": 5}, {"reasons": "x"}, {"landlock": "3"}, {"landlock": 2.5},
+                                      {"seccomp": 1}, {"hidden": "no"}])
+def test_a_confinement_report_the_grader_reads_has_its_types(defences):
+    """Student code that reaches the report before it is sent (through frames) cannot make the grader's summary of
+    the batch's confinement fail: a field of another type is a malformed reply, that student's only."""
+    with pytest.raises(Malformed):
+        sandbox_holding(encode({"loaded": True, "defences": defences, "id": 1})).receive(replies.load)
+
+
 # -- a fault of the grader itself ------------------------------------------------------
 
 NARROW = "fixtures: [public]\nrandom_trees: {count: 1}\ndirect_tests: 2\nexercises: {alphabeta: {values: 1}}\n"
