@@ -241,13 +241,15 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
     folder = student_folder(out, grade.student)
     results = results_json(grade, rubric, lang)
     shown = step_pages(grade, rubric)
+    pages = {}
     if shown or any(folder.glob(f"{STEP_PAGES}*.html")):  # new pages, or old ones to remove
         from stepthrough.page import page_names, write_pages
 
-        pages = page_names([r.name for r in shown], STEP_PAGES)
-        write_pages(shown, folder, lang, STEP_PAGES)
-    else:
-        pages = {}
+        try:
+            write_pages(shown, folder, lang, STEP_PAGES)
+            pages = page_names([r.name for r in shown], STEP_PAGES)
+        except Exception:  # noqa: BLE001 - a page is an extra: the grade and its feedback are written without it
+            pass
     write_atomic(folder / "feedback.md", markdown(feedback_markdown(grade, rubric, lang, pages)))
     write_atomic(folder / "results.json", json_text(results))
     return results

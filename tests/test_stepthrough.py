@@ -424,6 +424,26 @@ def test_the_rubric_chooses_how_many_failing_tests_get_a_page(tmp_path, setting,
     assert len(pages) == (0 if want == "none" else len(on_trees))
 
 
+def test_a_page_that_cannot_be_made_costs_the_student_nothing(tmp_path, monkeypatch):
+    """A step-through page is an extra: when rendering one fails, the grade and the feedback are written as ever."""
+    import stepthrough.page
+    from grader.cli import main
+    from grader.mistakes import mutant_source
+
+    def broken(result, lang):
+        raise RuntimeError("a renderer's bug")
+
+    monkeypatch.setattr(stepthrough.page, "student_page", broken)
+    (tmp_path / "in" / "mallory").mkdir(parents=True)
+    (tmp_path / "in" / "mallory" / "alphabeta.py").write_text(mutant_source(BY_ID["no_pass_down"]), encoding="utf-8")
+    assert main(["grade", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "-j", "1", "--timeout", "5",
+                 "--lang", "en"]) == 0
+    folder = tmp_path / "out" / "students" / "mallory"
+    results = json.loads((folder / "results.json").read_text(encoding="utf-8"))
+    assert results["extra_data"]["status"] == "ok" and results["score"] > 0
+    assert not list(folder.glob("steps-*.html")) and "steps-" not in (folder / "feedback.md").read_text("utf-8")
+
+
 def test_regrading_removes_the_pages_of_tests_that_pass_now(graded_class):
     from grader.cli import main
 
