@@ -279,8 +279,8 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
         if s.synthetic or e.synthetic:
             continue
         if not found and e.alpha is not None and not (same_number(s.alpha, e.alpha) and same_number(s.beta, e.beta)):
-            hint = _window_hint(s, e, _latest_call(student.calls[:k], parents.get(s.node)),
-                                parents.get(s.node) == tree.root)
+            caller = student.calls[s.parent] if s.parent is not None and 0 <= s.parent < k else None
+            hint = _window_hint(s, e, caller, parents.get(s.node) == tree.root)
             found.append(Finding("window", s.node, s.visited_at,
                                  Message("compare.window", node=s.node, sa=fmt(s.alpha), sb=fmt(s.beta),
                                          ea=fmt(e.alpha), eb=fmt(e.beta), hint=hint)))
@@ -292,11 +292,6 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
         key_ = "compare.return_chance" if e.player == CHANCE else "compare.return"
         found.append(Finding("return", s.node, time, Message(key_, node=s.node, got=shown(s.value), want=fmt(e.value))))
     return found
-
-
-def _latest_call(calls, node):
-    """The last of ``calls`` made on ``node`` (iterative deepening searches a node again in every iteration)."""
-    return next((c for c in reversed(calls) if c.node == node), None)
 
 
 def _window_hint(s, e, parent, child_of_root: bool) -> Message:

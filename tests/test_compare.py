@@ -87,15 +87,6 @@ def test_fresh_infinities_under_a_narrower_window_are_told_as_such():
     assert _window_hint(Call(alpha=3, beta=inf), expected, narrower, False).key == "compare.hint.window"
 
 
-def test_the_parent_named_is_its_latest_call():
-    """Iterative deepening calls a node once per iteration: the window a child got came from the latest."""
-    from types import SimpleNamespace as Call
-
-    from abkit.compare import _latest_call
-
-    first, other, latest = Call(node="B"), Call(node="C"), Call(node="B")
-    assert _latest_call([first, other, latest], "B") is latest and _latest_call([other], "B") is None
-
 
 def test_root_not_passing_alpha_names_the_root_rule(tmp_path):
     found = findings(variant(tmp_path, REFERENCE, *ROOT_NO_PASS), "aima-fig-5-2")
