@@ -24,7 +24,7 @@ from abkit.coursefolder import course_id, current_course
 from abkit.i18n import t
 
 from grader.grades import ExerciseGrade, StudentGrade, exercise_grade, student_status
-from grader.handin import check_handin, handin_notes
+from grader.handin import check_handin, find_manifest, handin_notes
 from grader.judgement import Judge
 from grader.mistakes import MistakeNamer
 from grader.rubric import EXERCISES, Rubric
@@ -74,8 +74,12 @@ class Grader:
         return digest.hexdigest()
 
     def fingerprint(self, submission: Submission) -> str:
-        """What a saved grade must match to be reused: this batch's settings and the entry's files."""
-        return hashlib.sha256(f"{self.batch_fingerprint}/{fingerprint(submission)}".encode()).hexdigest()
+        """What a saved grade must match to be reused: this batch's settings, the entry's files, and what its
+        hand-in is held against (a folder's manifest, which its files' hash leaves out; the course; the names)."""
+        found = None if submission.is_zip else find_manifest(submission)  # a zip's bytes hold its manifest
+        manifest = hashlib.sha256(found[0].encode() + b"\0" + found[1]).hexdigest() if found else "-"
+        held = f"{self.course_id}/{self.names_are_ids}/{manifest}"
+        return hashlib.sha256(f"{self.batch_fingerprint}/{fingerprint(submission)}/{held}".encode()).hexdigest()
 
     def grade(self, submission: Submission, work: Path | None = None) -> StudentGrade:
         """Grade one submission in a temporary folder (under ``work`` if given), removed afterwards.

@@ -313,3 +313,27 @@ def test_a_hand_in_far_from_its_manifest_names_ten_differences_and_counts_the_re
     problems = check.to_dict("en")["problems"]
     assert len(problems) == 10 and problems[0] == "gone0.py is listed in the manifest but not in the hand-in"
     assert problems[-1] == "and 21 more differences" and check.to_dict("ko")["problems"][-1] == "그 밖의 차이 21개"
+
+
+def test_a_saved_grade_is_not_reused_when_what_the_hand_in_is_held_against_changes(tmp_path):
+    """A folder's fingerprint covers its Python files; its manifest (top or one folder down), the course and whether
+    names are ids decide the hand-in's verdict too, so each of them changes what a saved grade must match."""
+    from grader.grading import Grader
+    from grader.rubric import load_rubric
+    from grader.submissions import Submission
+
+    grader = Grader(load_rubric(), seed=3)
+    (tmp_path / "s1" / "inner").mkdir(parents=True)
+    (tmp_path / "s1" / "minimax.py").write_text("x = 1\n", encoding="utf-8")
+    entry = Submission("s1", tmp_path / "s1")
+    seen = [grader.fingerprint(entry)]
+    (tmp_path / "s1" / "inner" / MANIFEST).write_text("{}", encoding="utf-8")
+    seen.append(grader.fingerprint(entry))
+    (tmp_path / "s1" / "inner" / MANIFEST).write_text('{"student": "s2"}', encoding="utf-8")
+    seen.append(grader.fingerprint(entry))
+    grader.names_are_ids = False
+    seen.append(grader.fingerprint(entry))
+    grader.course_id = "another course"
+    seen.append(grader.fingerprint(entry))
+    assert len(set(seen)) == len(seen)
+    assert grader.fingerprint(entry) == seen[-1]  # and the same entry, the same fingerprint
