@@ -7,6 +7,7 @@ import os
 import signal
 import sys
 import threading
+from collections import Counter
 from pathlib import Path
 
 from abkit.errors import UsageError
@@ -65,7 +66,8 @@ def run(args) -> int:
     for name in result.duplicates:
         print(terminal(t("grade.duplicate", args.lang, name=name)), file=sys.stderr)
     report_defences(result.defences, args.lang)
-    statuses = {s: sum(1 for r in result.rows if r["extra_data"]["status"] == s) for s in ("ok", "timeout", "crashed", "invalid")}
+    counted = Counter(row["extra_data"]["status"] for row in result.rows.held)  # the kept rows: no file read again
+    statuses = {s: counted[s] for s in ("ok", "timeout", "crashed", "invalid")}
     print(t("grade.done", args.lang, students=len(result.rows), graded=len(result.graded), reused=len(result.reused),
             out=result.out, **statuses))
     return report_grader_errors(result, args.lang)
