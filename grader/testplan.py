@@ -29,11 +29,12 @@ import json
 import math
 import random
 import threading
+from pathlib import Path
 from dataclasses import dataclass
 from functools import cached_property
 
 from abkit.coursefolder import current_course
-from abkit.fixture import Fixture, load_fixture
+from abkit.fixture import Fixture, fixture_paths, load_fixture
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
 from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES
@@ -53,7 +54,7 @@ SOURCE_FOLDERS = {"public": "public_fixtures", "hidden": "hidden_fixtures"}  # a
 PLAY_START = "X........"
 #: in-process traced searches patch module attributes for the run: one at a time
 _SEARCH_LOCK = threading.Lock()
-#: (rule, request) -> the reference's outcome on a shared test, kept across plans (tic-tac-toe from the empty
+#: (course, rule, request) -> the reference's outcome on a shared test, kept across plans (tic-tac-toe from the empty
 #: board takes a fifth of a second to trace)
 _REFERENCE_RUNS: dict[tuple, object] = {}
 
@@ -174,7 +175,7 @@ class TestPlan:
         self.rubric, self.seed = rubric, seed
         self.rule = rubric.prune_on_equality
         self.fixtures = [(source, fx) for source in rubric.sources
-                         for fx in map(load_fixture, sorted(getattr(current_course(), SOURCE_FOLDERS[source]).glob("*.yaml")))
+                         for fx in map(load_fixture, _fixture_files(getattr(current_course(), SOURCE_FOLDERS[source])))
                          if any(fits(EXERCISES[e], fx) for e in rubric.points)]
         self._expected: dict[str, Trace] = {}
         self.shared = {exercise: [x for x in self._fixture_tests(exercise) if self._usable(x)]
@@ -272,11 +273,16 @@ class TestPlan:
         """The reference's trace for ``test`` under the course's rule (an orders test: ``{node: actions}``)."""
         if test.id in self._expected:
             return self._expected[test.id]
-        key = (self.rule, test.request)
+        key = (current_course().root, self.rule, test.request)  # the reference is the course's own solutions
         trace = _REFERENCE_RUNS.get(key) or test.run_in_process(reference(test.algorithm, self.rule))
         if cache:
             self._expected[test.id] = _REFERENCE_RUNS[key] = trace
         return trace
+
+
+def _fixture_files(folder: Path) -> list[Path]:
+    """The fixtures of one of the course's fixture folders, found as ``abkit check`` finds them (none: no folder)."""
+    return fixture_paths([folder]) if folder.is_dir() else []
 
 
 def fits(algorithm: str, fixture: Fixture) -> bool:
