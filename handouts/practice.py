@@ -4,13 +4,13 @@ in the page, which then steps through the search.
 
 Every answer and every reason is worked out here from the reference's trace (:func:`practice_answers`) and
 written into the page; the page's script only compares what the student entered with them. Variants for a
-class (``--variants``) are as hard as the seed's tree: the same shape and value range, and alpha-beta evaluates
-as many leaves (the handouts' rule for exercise variants).
+class (``--variants``) are as hard as the seed's tree: the same shape and value range, and the same difficulty as
+the handouts measure it for their exercise variants (:func:`handouts.exercises.difficulty`: as many leaves
+evaluated, here under the page's rule, as many cut tests firing on equality, a tie at the root or none).
 """
 
 from __future__ import annotations
 
-import hashlib
 from html import escape
 from typing import Any
 
@@ -23,12 +23,12 @@ from abkit.textree import fmt
 from abkit.trace import Trace
 from abkit.tree import Tree, TreeGame
 
+from handouts.exercises import SEED_TRIES, equality_cuts, root_tie, seed_for
 from stepthrough.page import document, script_json, tree_svg, widget
 from stepthrough.steps import Step, final_bounds, steps_of
 
 #: the most leaves a practice tree may have (a page a student works through by hand)
 MAX_LEAVES = 243
-SEED_TRIES = 20000
 #: stands for what the student wrote, in sentences the page fills in
 GOT = "\u2063got\u2063"
 
@@ -51,22 +51,21 @@ def search(tree: Tree, rule: bool) -> Trace:
     return reference_trace(TreeGame(tree), tree.root, "alphabeta", rule)
 
 
-def variant_seed(seed: int, student: str) -> int:
-    """A stable seed for ``student``'s variant of the seed's tree (the same on every machine).
-
-    >>> variant_seed(0, "s1") == variant_seed(0, "s1") != variant_seed(0, "s2")
-    True
-    """
-    return int(hashlib.sha256(f"practice\0{seed}\0{student}".encode("utf-8")).hexdigest()[:12], 16)
+def difficulty(tree: Tree, rule: bool) -> tuple[int, int, bool]:
+    """How hard ``tree`` is to practise on: the leaves alpha-beta evaluates under ``rule``, the cut tests that fire on
+    equality, whether the root has a tie (as :func:`handouts.exercises.difficulty` measures a handout's variants)."""
+    return len(search(tree, rule).evaluated), equality_cuts(tree), root_tie(tree)
 
 
-def variant_tree(b: int, d: int, low: int, high: int, seed: int, student: str, rule: bool) -> Tree:
-    """``student``'s tree: as hard as the seed's (same shape and range, as many leaves evaluated), seeded by the id."""
-    target = len(search(practice_tree(b, d, low, high, seed), rule).evaluated)
-    start = variant_seed(seed, student)
+def variant_tree(b: int, d: int, low: int, high: int, seed: int, student: str, rule: bool,
+                 target: tuple | None = None) -> Tree:
+    """``student``'s tree: the seed's shape and range and its :func:`difficulty` (``target``, when already
+    measured), seeded by the id (the same on every machine)."""
+    target = target or difficulty(practice_tree(b, d, low, high, seed), rule)
+    start = seed_for(student, f"practice/{seed}")
     for k in range(SEED_TRIES):
         tree = practice_tree(b, d, low, high, start + k)
-        if len(search(tree, rule).evaluated) == target:
+        if difficulty(tree, rule) == target:
             return tree
     raise UsageError("practice.no_variant", student=student)  # pragma: no cover - needs a degenerate range
 

@@ -24,7 +24,8 @@ from abkit.compare import compare
 from grader.mistakes import BY_ID, CATALOGUE, mutant
 from abkit.reference import reference_trace
 from stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
-from handouts.practice import practice_answers, practice_tree, search, variant_tree
+from handouts.exercises import equality_cuts, root_tie
+from handouts.practice import difficulty, practice_answers, practice_tree, search, variant_tree
 from stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
 from abkit.textree import fmt
 
@@ -337,9 +338,10 @@ def test_practice_variants_are_as_hard_as_the_seeds_tree(tmp_path, abkit):
                 "--lang", "en")
     assert run.status == 0 and "3 practice pages written" in run.out
     assert sorted(p.name for p in (tmp_path / "pages").iterdir()) == ["s1.html", "s2.html", "s3.html"]
-    base = len(search(practice_tree(3, 3, 0, 20, 5), True).evaluated)
+    base = difficulty(practice_tree(3, 3, 0, 20, 5), True)  # leaves evaluated, equality cuts, a root tie
     trees = [variant_tree(3, 3, 0, 20, 5, s, True) for s in ("s1", "s2", "s3")]
-    assert all(len(search(t, True).evaluated) == base for t in trees)
+    assert all(len(search(t, True).evaluated) == base[0] for t in trees)
+    assert all((equality_cuts(t), root_tie(t)) == base[1:] for t in trees)
     assert len({tuple(t.utilities.items()) for t in trees}) == 3
     assert variant_tree(3, 3, 0, 20, 5, "s1", True).utilities == trees[0].utilities  # seeded: the same again
 

@@ -24,7 +24,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     from stepthrough.page import write_page as write
-    from handouts.practice import check_shape, practice_page, practice_tree, variant_tree
+    from handouts.practice import check_shape, difficulty, practice_page, practice_tree, variant_tree
 
     check_shape(args.b, args.d)
     if args.low > args.high:
@@ -39,8 +39,9 @@ def run(args) -> int:
     from handouts import read_students
 
     students = read_students(args.variants)
+    target = difficulty(practice_tree(*shape, args.seed), rule)  # the seed's tree's, measured once for the class
     for student in students:
-        tree = variant_tree(args.b, args.d, args.low, args.high, args.seed, student, rule)
+        tree = variant_tree(*shape, args.seed, student, rule, target)
         path = args.out / f"{student}.html"
         write(path, practice_page(tree, rule, args.lang, args.seed, shape, student))
         print(t("practice.wrote", args.lang, path=path))
