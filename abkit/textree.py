@@ -84,14 +84,15 @@ def cut_holds(player: object, value: object, alpha: object, beta: object, prune_
     (False, True, False)
     """
     bound = beta if player == MAX else alpha if player == MIN else None
-    if not (_number(value) and _number(bound)):
+    if not (is_number(value) and is_number(bound)):
         return False
     if player == MAX:
         return value > bound or (prune_on_equality and value == bound)
     return value < bound or (prune_on_equality and value == bound)
 
 
-def _number(x: object) -> bool:
+def is_number(x: object) -> bool:
+    """Whether ``x`` is a number a search can compare (an int or float, not a bool, not NaN)."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and not (isinstance(x, float) and math.isnan(x))
 
 

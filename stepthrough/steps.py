@@ -29,7 +29,7 @@ from typing import Any
 from abkit.compare import Finding
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
-from abkit.textree import cut_holds, fmt, key
+from abkit.textree import cut_holds, fmt, is_number, key
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
@@ -256,7 +256,7 @@ class _Calls:
         value, shown = self._returned(i)
         window = (p.alpha, p.beta) if p.alpha is not None or p.beta is not None else None
         common = {"call": parent, "visit": self._visit(parent), "window": window, "t": self.t}
-        if not self.trusted or not _number(value) or not _number(self.v.get(parent)):
+        if not self.trusted or not is_number(value) or not is_number(self.v.get(parent)):
             say = Message("steps.your_back" if not self.trusted else "steps.back_plain", child=child.node, node=p.node, value=_text(value))
             self.out.append(Step("back", node, say=say, changes=[(node, "s", "open")], **common))
             return
@@ -414,10 +414,6 @@ def final_bounds(steps: list[Step]) -> dict[Any, tuple]:
         if step.kind in ("cut", "return") and step.bounds is not None:
             out.setdefault(step.node, step.bounds)
     return out
-
-
-def _number(x: Any) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and not (isinstance(x, float) and math.isnan(x))
 
 
 def _text(value: Any) -> str:
