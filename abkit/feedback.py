@@ -56,6 +56,16 @@ class TestResult:
         return self.title.get(lang) or self.title.get("en") or self.name
 
 
+def finding_lines(findings: list, lang: str) -> list[str]:
+    """The first :data:`MAX_FINDINGS` findings as sentences ("First difference: …", "Also: …"), then how many more
+    there are, if any."""
+    lines = [t("feedback.first" if k == 0 else "feedback.also", lang, text=f.message.render(lang))
+             for k, f in enumerate(findings[:MAX_FINDINGS])]
+    if len(findings) > MAX_FINDINGS:
+        lines.append(t("feedback.more", lang, count=len(findings) - MAX_FINDINGS))
+    return lines
+
+
 def render_result(result: TestResult, lang: str = "en", markdown: bool = False, g: Glyphs = UNICODE,
                   show_tree: bool = True) -> str:
     """One test's feedback as text (``markdown=False``) or Markdown."""
@@ -69,12 +79,11 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
     status = _status_text(result, lang)
     if status:
         lines.append(f"{indent}{status}")
-    for k, finding in enumerate(result.findings[:MAX_FINDINGS]):
-        key = "feedback.first" if k == 0 else "feedback.also"
-        text = t(key, lang, text=finding.message.render(lang))
-        lines.append(f"{indent}- {text}" if markdown else f"{indent}{text}")
-    if len(result.findings) > MAX_FINDINGS:
-        lines.append(f"{indent}{t('feedback.more', lang, count=len(result.findings) - MAX_FINDINGS)}")
+    said = finding_lines(result.findings, lang)
+    more = said.pop() if len(result.findings) > MAX_FINDINGS else None
+    lines += [f"{indent}- {text}" if markdown else f"{indent}{text}" for text in said]
+    if more:
+        lines.append(f"{indent}{more}")
     if result.student is not None and result.expected is not None and result.student.error is None:
         lines.append(f"{indent}{_values_line(result, lang, g)}")
     if result.traceback:

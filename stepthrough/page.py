@@ -197,15 +197,13 @@ def student_panes(student: Trace, expected: Trace, tree: Tree, rule: bool, lang:
 def student_page(result, lang: str) -> str:
     """A failing test's page: the student's search beside the expected one, the first difference marked and
     told in the words of the text feedback (:func:`abkit.feedback.render_result`)."""
-    from abkit.feedback import MAX_FINDINGS
+    from abkit.feedback import finding_lines
 
     tree = result.tree
     panes, first, words, align = student_panes(result.student, result.expected, tree, result.prune_on_equality,
                                                lang, result.findings)
     title = t("page.student_title", lang, title=result.label(lang))
-    lines = [t("feedback.first" if k == 0 else "feedback.also", lang, text=f.message.render(lang))
-             for k, f in enumerate(result.findings[:MAX_FINDINGS])]
-    found = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    found = "".join(f"<li>{escape(line)}</li>" for line in finding_lines(result.findings, lang))
     detail = result.detail.get("call")
     subtitle = f"{result.name}" + (f" · {detail}" if detail else "")
     body = (_header(title, subtitle) + (f'<ul class="abk-findings">{found}</ul>' if found else "")
