@@ -137,9 +137,10 @@ def redraw_fixture(fixture: Fixture, new_id: str, seed: int) -> tuple[str, str, 
         return _text(fixture), "kept_game", ""
     if generated:
         return _generated(fixture, new_id, seed, rng_seed, generated.group("args")), "generated", ""
-    recipe = _REDRAWN.match(fixture.source)
-    if recipe and _RANGE.search(recipe.group("recipe")):
-        recipe, found = recipe.group("recipe"), _RANGE.search(recipe.group("recipe"))
+    redrawn = _REDRAWN.match(fixture.source)
+    found = redrawn and _RANGE.search(redrawn.group("recipe"))
+    if found:
+        recipe = redrawn.group("recipe")
         values = (int(found.group(1)), int(found.group(2)), bool(found.group(3)))
     else:
         values = value_range(list(fixture.tree.utilities.values()))

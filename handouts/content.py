@@ -422,19 +422,18 @@ class Builder(_Figures, _Exercises):
             return [self.glossary()]
         raise ValueError(f"unknown block kind {kind!r} in {handouts_folder() / 'outline.yaml'}")  # pragma: no cover - outline typo
 
-    # -- figures and tables ---------------------------------------------------------------------
+    # -- a fixture's notes and the glossary --------------------------------------------------------
 
     def notes(self, fx: Fixture) -> list[dict[str, Any]]:
         return [{"kind": "note", "node": node, "text": texts.get(self.lang) or texts.get("en", "")}
                 for node, texts in fx.notes.items()]
-
-    # -- paper exercises and their answers ------------------------------------------------------
 
     def glossary(self) -> dict[str, Any]:
         """The kit's glossary as a table: English term, the kit's Korean term, the Korean course text's term."""
         rows = [[entry["en"], entry["ko"], entry["seed"] or "—"] for entry in glossary()]
         head = [self.w(k) for k in ("glossary.en", "glossary.ko", "glossary.seed")]
         return {**self.table(head, rows, self.w("glossary.caption"), [5, 3, 3], "glossary"), "glossary": True}
+
 
 def two_plies(fixture_id: str) -> list[tuple[Any, str, list[str]]]:
     """The fixture game's moves at its root: (move, the position after it, the positions after each reply)."""
