@@ -14,7 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
-from abkit.textree import cut_holds, fmt, key
+from abkit.textree import cut_holds, cut_test, fmt, key
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
@@ -225,13 +225,6 @@ def _children_so_far(trace: Trace, index: int, before: object = None) -> list:
     return kids
 
 
-def _relation(player: str, rule: bool) -> tuple[str, str, str]:
-    """The cut-off test's relation and the bound's name at a MAX (MIN) node; the call field of the bound."""
-    if player == MAX:
-        return ("≥" if rule else ">"), "β", "beta"
-    return ("≤" if rule else "<"), "α", "alpha"
-
-
 def _cut_reason(trace: Trace, index: int, tree: Tree, rule: bool) -> Message:
     """Why the expected search stopped at call ``index``: v reached the bound after its last child (when that holds)."""
     call = trace.calls[index]
@@ -239,9 +232,9 @@ def _cut_reason(trace: Trace, index: int, tree: Tree, rule: bool) -> Message:
     rest = ", ".join(str(c) for c in tree.children.get(call.node, ()) if c not in {k.node for k in kids})
     if not kids or not cut_holds(call.player, call.value, call.alpha, call.beta, rule):
         return Message("compare.cut_reason_plain", rest=rest)
-    relation, bound_name, field_ = _relation(call.player, rule)
+    relation, bound_name, at = cut_test(call.player, rule)
     return Message("compare.cut_reason", child=kids[-1].node, value=fmt(kids[-1].value), v=fmt(call.value),
-                   rel=relation, bound_name=bound_name, bound=fmt(getattr(call, field_)), rest=rest)
+                   rel=relation, bound_name=bound_name, bound=fmt((call.alpha, call.beta)[at]), rest=rest)
 
 
 def _continue_reason(trace: Trace, index: int, want: object, rule: bool) -> Message:
@@ -258,9 +251,9 @@ def _continue_reason(trace: Trace, index: int, want: object, rule: bool) -> Mess
     v = max(values) if call.player == MAX else min(values)
     if cut_holds(call.player, v, call.alpha, call.beta, rule):
         return Message("compare.goes_on")
-    relation, bound_name, field_ = _relation(call.player, rule)
+    relation, bound_name, at = cut_test(call.player, rule)
     return Message("compare.no_cut_reason", child=kids[-1].node, value=fmt(kids[-1].value), v=fmt(v), rel=relation,
-                   bound_name=bound_name, bound=fmt(getattr(call, field_)))
+                   bound_name=bound_name, bound=fmt((call.alpha, call.beta)[at]))
 
 
 # -- windows and returned values of the calls both searches made ---------------

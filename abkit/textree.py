@@ -91,6 +91,17 @@ def cut_holds(player: object, value: object, alpha: object, beta: object, prune_
     return value < bound or (prune_on_equality and value == bound)
 
 
+def cut_test(player: object, prune_on_equality: bool = True) -> tuple[str, str, int]:
+    """The cut-off test at a MAX (MIN) node: its relation, the bound's name, and the bound's place in (α, β).
+
+    >>> cut_test("MAX"), cut_test("MIN", prune_on_equality=False)
+    (('≥', 'β', 1), ('<', 'α', 0))
+    """
+    if player == MAX:
+        return ("≥" if prune_on_equality else ">"), "β", 1
+    return ("≤" if prune_on_equality else "<"), "α", 0
+
+
 def is_number(x: object) -> bool:
     """Whether ``x`` is a number a search can compare (an int or float, not a bool, not NaN)."""
     return isinstance(x, (int, float)) and not isinstance(x, bool) and not (isinstance(x, float) and math.isnan(x))

@@ -19,7 +19,7 @@ from abkit.game import MAX
 from abkit.i18n import t
 from abkit.randomtree import random_tree
 from abkit.reference import reference_trace
-from abkit.textree import fmt
+from abkit.textree import cut_test, fmt
 from abkit.trace import Trace
 from abkit.tree import Tree, TreeGame
 
@@ -108,11 +108,8 @@ def _why_evaluated(leaf: str, tree: Tree, steps: list[Step], rule: bool, lang: s
     if not before:
         return t("practice.why_first", lang, node=parent)
     last = before[-1]
-    if tree.players()[parent] == MAX:
-        rel, bound, value = ("≥" if rule else ">"), "β", last.bounds[1]
-    else:
-        rel, bound, value = ("≤" if rule else "<"), "α", last.bounds[0]
-    return t("practice.why_no_cut", lang, node=parent, v=fmt(last.v), rel=rel, bound=bound, value=fmt(value))
+    rel, bound, at = cut_test(tree.players()[parent], rule)
+    return t("practice.why_no_cut", lang, node=parent, v=fmt(last.v), rel=rel, bound=bound, value=fmt(last.bounds[at]))
 
 
 def _why_pruned(leaf: str, tree: Tree, steps: list[Step], lang: str) -> str:

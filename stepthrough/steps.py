@@ -29,7 +29,7 @@ from typing import Any
 from abkit.compare import Finding
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
-from abkit.textree import cut_holds, fmt, is_number, key
+from abkit.textree import cut_holds, cut_test, fmt, is_number, key
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
@@ -241,9 +241,8 @@ class _Calls:
         """``v = 2 ≤ α = 3`` when the cut-off test holds on ``value`` and the window entered, else ``None``."""
         if window is None or not cut_holds(player, value, window[0], window[1], self.rule):
             return None
-        if player == MAX:
-            return Message("steps.test", v=fmt(value), rel="≥" if self.rule else ">", bound="β", value=fmt(window[1]))
-        return Message("steps.test", v=fmt(value), rel="≤" if self.rule else "<", bound="α", value=fmt(window[0]))
+        rel, bound, at = cut_test(player, self.rule)
+        return Message("steps.test", v=fmt(value), rel=rel, bound=bound, value=fmt(window[at]))
 
     def _visit(self, i: int) -> int:
         call = self.trace.calls[i]
