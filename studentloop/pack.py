@@ -22,8 +22,11 @@ from pathlib import Path
 
 from abkit.coursefolder import current_course
 from abkit.errors import UsageError
-from abkit.info import Course, load_info
+from abkit.i18n import os_problem
+from abkit.info import Course
 from abkit.manifest import MANIFEST, manifest
+
+from studentloop.report import find_course
 
 #: where the student id is kept, relative to the course folder
 STUDENT_FILE = Path(".abkit") / "student.toml"
@@ -71,14 +74,8 @@ def store_id(root: Path, student: str) -> Path:
         path.write_text("# abkit pack: the student id this copy of the course hands in for\n"
                         f"id = {json.dumps(student, ensure_ascii=False)}\n", encoding="utf-8")
     except OSError as error:
-        raise UsageError("pack.cannot_write", path=str(path), reason=error.strerror or str(error)) from None
+        raise UsageError("pack.cannot_write", path=str(path), reason=os_problem(error)) from None
     return path
-
-
-def course_info(folder: Path) -> Course:
-    """The exercises' ``info.yaml``: beside the student's files, else the course's."""
-    info = folder / "info.yaml"
-    return load_info(info if info.is_file() else current_course().exercises / "info.yaml")
 
 
 def handin_files(folder: Path, course: Course) -> list[Path]:
@@ -143,10 +140,7 @@ def pack(student: str, folder: Path | None = None, out: Path | None = None) -> P
     """Write the hand-in zip of the student's files in ``folder`` (default: the course's ``exercises/``) to ``out``
     (default: ``<course>/<student>.zip``); UsageError when there is nothing to hand in or it cannot be written."""
     root = current_course().root
-    folder = Path(folder) if folder is not None else current_course().exercises
-    if not folder.is_dir():
-        raise UsageError("check.no_folder", path=str(folder))
-    course = course_info(folder)
+    course, folder = find_course(folder)  # as abkit check finds them (a folder that is none: a usage error)
     chosen = handin_files(folder, course)
     if not chosen:
         raise UsageError("pack.nothing", path=str(folder), names=", ".join(e.file for e in course.exercises))
@@ -165,5 +159,5 @@ def pack(student: str, folder: Path | None = None, out: Path | None = None) -> P
     except OSError as error:
         with contextlib.suppress(OSError):
             temporary.unlink()
-        raise UsageError("pack.cannot_write", path=str(out), reason=error.strerror or str(error)) from None
+        raise UsageError("pack.cannot_write", path=str(out), reason=os_problem(error)) from None
     return Packed(out, list(files), results)
