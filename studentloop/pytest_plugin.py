@@ -58,8 +58,8 @@ class ExerciseFile(pytest.File):
         self._student = None
         self.stopped: str | None = None  # the test whose search was stopped: the later ones are not run
         self.cases = test_cases(self.exercise, course_fixtures(self.course, current_course().public_fixtures))
-        for case in self.cases:
-            yield PublicTest.from_parent(self, name=case.name.split("/", 1)[1], case=case)
+        for k, case in enumerate(self.cases):
+            yield PublicTest.from_parent(self, name=case.name.split("/", 1)[1], case=case, left=len(self.cases) - k - 1)
 
     def student(self):
         """The student's module, loaded once for all the file's tests."""
@@ -71,9 +71,9 @@ class ExerciseFile(pytest.File):
 class PublicTest(pytest.Item):
     """One public test; a failure is reported as ``abkit check`` words it."""
 
-    def __init__(self, *, case: TestCase, **kwargs) -> None:
+    def __init__(self, *, case: TestCase, left: int, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.case = case
+        self.case, self.left = case, left  # left: how many of the file's tests come after this one
 
     def runtest(self) -> None:
         parent = self.parent
@@ -81,7 +81,7 @@ class PublicTest(pytest.Item):
             pytest.skip(t("check.skipped", default_lang(), name=parent.exercise.name, test=parent.stopped))
         student = parent.student()
         result = run_case(self.case, student, parent.course, parent.folder)
-        stop = stop_message(result, self.case, student, len(parent.cases) - parent.cases.index(self.case) - 1)
+        stop = stop_message(result, self.case, student, self.left)
         if stop is not None:
             result.detail = {**result.detail, "message": stop}
             parent.stopped = self.case.name
