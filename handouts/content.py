@@ -144,7 +144,7 @@ class _Figures:
         from stepthrough.steps import steps_of
 
         steps = steps_of(trace_of(tree, algorithm, rule, depth), tree, rule)
-        self.steppers = getattr(self, "steppers", 0) + 1
+        self.steppers += 1
         html = widget(tree, [("", steps, "")], self.lang, f"{block['id']}-steps")
         block["stepper"] = (assets() if self.steppers == 1 else "") + html
         block["stepper_label"] = t("page.handout_summary", self.lang)
@@ -343,6 +343,8 @@ class Builder(_Figures, _Exercises):
                      "ex": Refs("ex", {ex: number(ex) for ex in outline()["exercises"]})}
         self.context: dict[str, Any] = {}
         self.pages = {"exercise": 0, "answer": 0}
+        #: whether this is the first pass, which only numbers figures and tables; steppers added so far
+        self.numbering, self.steppers = numbers is None, 0
 
     def w(self, key: str, **params: Any) -> str:
         """The text of ``key`` in this language, placeholders filled (Korean particles agreeing: ``{v:을}``),
@@ -394,7 +396,7 @@ class Builder(_Figures, _Exercises):
             fx = fixture(value["fixture"])
             block = self.figure(fx.tree, value["algorithm"], value["show"], value["caption"],
                                 f"fig-{value['fixture']}-{value['algorithm']}", fx.prune_on_equality, fx.depth)
-            if value.get("step"):
+            if value.get("step") and not self.numbering:  # the first pass only counts figures
                 self.add_stepper(block, fx.tree, value["algorithm"], fx.prune_on_equality, fx.depth)
             return [block]
         if kind == "ordering_plot":
