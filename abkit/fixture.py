@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .cache import cached
+from .errors import LocatedError
 from .i18n import Message, os_problem
 from .tictactoe import SymmetryMerged, TicTacToe, nilsson_eval
 from .tree import Tree, TreeGame
@@ -33,19 +34,8 @@ GAME_FIELDS = ("value", "action", "nodes", "leaves")
 ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
 
 
-class FixtureError(ValueError):
-    """A fixture file that cannot be used: ``path:line: message``; ``line`` 0 is the file as a whole (it cannot be
-    read), shown as ``path: message``."""
-
-    def __init__(self, path: str | Path, line: int, message: Message) -> None:
-        self.path = str(path)
-        self.line = line
-        self.message = message
-        super().__init__(self.render())
-
-    def render(self, lang: str | None = None) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
-        return f"{where}: {self.message.render(lang)}"
+class FixtureError(LocatedError):
+    """A fixture file that cannot be used: ``path:line: message`` (:class:`~abkit.errors.LocatedError`)."""
 
 
 @dataclass

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from abkit.errors import LocatedError
 from abkit.i18n import Message, os_problem
 from abkit.yamlsafe import YamlError, compose, describe, line_of, number, scalar
 
@@ -26,16 +27,8 @@ ALL = "all"  # step_pages: a page for every failing visible test
 RANDOM_KEYS = {"count": (0, 20), "branching": (1, 6), "depth": (0, 6), "min": (-10**6, 10**6), "max": (-10**6, 10**6)}
 
 
-class RubricError(ValueError):
-    """A rubric file that cannot be used: ``path:line: message``."""
-
-    def __init__(self, path: str | Path, line: int, message: Message) -> None:
-        self.path, self.line, self.message = str(path), line, message
-        super().__init__(self.render())
-
-    def render(self, lang: str | None = None) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path  # line 0: the file as a whole
-        return f"{where}: {self.message.render(lang)}"
+class RubricError(LocatedError):
+    """A rubric file that cannot be used: ``path:line: message`` (:class:`~abkit.errors.LocatedError`)."""
 
 
 @dataclass(frozen=True)
