@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
+from abkit.coursefolder import chosen_course
 from abkit.i18n import t
 
 from grader.grades import StudentGrade
@@ -110,6 +111,14 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
     happens while grading one student costs that student only: every student gets a row and the class files are
     always written; those on whom the grader itself failed are :attr:`BatchResult.failed`.
     """
+    with chosen_course(None):  # found once: the batch works on one course however long it runs
+        return _grade_batch(submissions, out, rubric, seed, lang, jobs, limits, student, force, progress)
+
+
+def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, jobs: int,
+                 limits: Limits | None, student: str | Iterable[str] | None, force: bool,
+                 progress: Callable[[int, int, Outcome], None] | None) -> BatchResult:
+    """:func:`grade_batch`, its course fixed."""
     unique, duplicates = _unique(find_submissions(submissions))
     chosen = None if student is None else {student} if isinstance(student, str) else set(student)
     for name in sorted(chosen or ()):
