@@ -55,7 +55,7 @@ dependencies = ["pyyaml>=6.0"]
 test = ["pytest>=7.4"]
 
 [project.scripts]
-abkit = "grader.cli:main"
+abkit = "grader.cli:script"
 
 [tool.setuptools.packages.find]
 include = ["abkit*", "studentloop*", "stepthrough*", "grader*"]

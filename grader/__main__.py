@@ -1,7 +1,5 @@
 """``python -m grader`` is the same as ``abkit``."""
 
-import sys
+from grader.cli import script
 
-from grader.cli import main
-
-sys.exit(main())
+script()

@@ -59,7 +59,7 @@ requires-python = ">=3.10"
 dependencies = ["pyyaml>=6.0", "jinja2>=3.1"]
 
 [project.scripts]
-abkit = "grader.cli:main"
+abkit = "grader.cli:script"
 
 [tool.setuptools.packages.find]
 include = ["abkit*", "grader*"]

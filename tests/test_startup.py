@@ -102,3 +102,34 @@ def test_a_check_of_unchanged_files_runs_only_the_exercises_it_shows_in_full(arg
 def test_a_check_of_passing_code_imports_no_traceback_formatting(correct):
     modules = imported("check", "alphabeta", "--exercises", correct)
     assert "traceback" not in modules
+
+
+#: the console script run as a student's terminal runs it: nothing measures it (coverage's variables left out)
+SCRIPT = [sys.executable, "-c", "from grader.cli import script; script()"]
+
+
+def _unmeasured() -> dict:
+    return {k: v for k, v in os.environ.items() if not k.startswith("COVERAGE_")}
+
+
+@pytest.mark.parametrize("args, status, says", [
+    (["--version"], 0, "abkit "), (["check", "--lang", "en"], 2, "abkit init DIR"),
+    (["trace", "fixtures/public/aima-fig-5-2.yaml", "--lang", "en"], 0, "value 3 · action B")])
+def test_the_console_script_leaves_at_once_with_its_output_and_status(tmp_path, args, status, says):
+    """``abkit`` ends without the interpreter's teardown: everything it printed arrives, with its status, whether
+    its output is a pipe or a file."""
+    cwd = tmp_path if args[0] == "check" else KIT_ROOT  # check outside a course: a message and status 2
+    run = subprocess.run(SCRIPT + args, cwd=cwd, env=_unmeasured(), capture_output=True, text=True)
+    assert run.returncode == status and says in run.stdout + run.stderr
+    with open(tmp_path / "out.txt", "w") as out:
+        ran = subprocess.run(SCRIPT + args, cwd=cwd, env=_unmeasured(), stdout=out, stderr=subprocess.STDOUT)
+    assert ran.returncode == status
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == run.stdout + run.stderr
+
+
+def test_the_console_script_stops_quietly_when_its_reader_goes_away():
+    """``abkit trace FILE | head -1``: the reader leaves; the command stops without a traceback."""
+    proc = subprocess.Popen(SCRIPT + ["trace", "fixtures/public/aima-fig-5-2.yaml", "--lang", "en"], cwd=KIT_ROOT,
+                            env=_unmeasured(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # gone before it writes a line
+    assert proc.wait(timeout=60) in (0, 1) and b"Traceback" not in proc.stderr.read()
