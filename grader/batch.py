@@ -431,6 +431,8 @@ def _fork_server(grader: Grader) -> Iterator[None]:
     """A :class:`ForkServer` for ``grader`` while the block runs, where the platform has one (it needs no folder:
     none is left behind when the worker is killed)."""
     grader.server = ForkServer() if ForkServer.available() else None
+    if grader.server is not None:
+        grader.server.know([test.request for tests in grader.shared.values() for test in tests])
     try:
         yield
     finally:

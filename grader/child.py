@@ -89,6 +89,33 @@ def game_from_request(request: dict):
     return BOARD_GAMES[request["game"]]()
 
 
+#: the requests every student's process of a batch is sent alike (the shared tests'), read once by the fork server
+#: before it forks any child (:func:`know`): their bytes -> the request as data; and the tree game each names, built
+#: once, by the request's id. A child reads such a request without parsing it and gives each test a fresh copy of
+#: its game (:func:`_game_for`). Empty in a child started afresh: every request is parsed and built there.
+_KNOWN: dict[bytes, dict] = {}
+_KNOWN_GAMES: dict[int, TreeGame] = {}
+
+
+def know(bodies: list[bytes]) -> None:
+    """Remember ``bodies`` (requests, as the grader encodes them) and the tree games they name (:data:`_KNOWN`)."""
+    for body in bodies:
+        request = _KNOWN.setdefault(body, json.loads(body))
+        if "tree" in request:
+            _KNOWN_GAMES.setdefault(id(request), game_from_request(request))
+
+
+def _game_for(request: dict):
+    """The game ``request`` names, new (:func:`game_from_request`): for a known request, a copy of the game built
+    once, with mappings of its own, equal to one built afresh."""
+    known = _KNOWN_GAMES.get(id(request))
+    if known is None:
+        return game_from_request(request)
+    tree = known.tree
+    return TreeGame(Tree(tree.root, dict(tree.children), dict(tree.utilities), tree.root_player,
+                         dict(tree.heuristics), tree.levels, dict(tree.probabilities)))
+
+
 def search_params(request: dict, game) -> dict:
     """The extra arguments of a depth-limited search: ``depth`` from the request, EVAL built here
     (the tree's heuristic values, or Nilsson's e(p) on tic-tac-toe)."""
@@ -304,7 +331,9 @@ class Channel:
         head = self._read(HEADER.size)
         if head is None:
             return None
-        return json.loads(self._read(HEADER.unpack(head)[0]) or b"{}")
+        body = self._read(HEADER.unpack(head)[0]) or b"{}"
+        known = _KNOWN.get(body)
+        return known if known is not None else json.loads(body)
 
     def send(self, message: dict) -> None:
         body = json.dumps(message, ensure_ascii=False).encode("utf-8")
@@ -432,7 +461,7 @@ def _loaded(modules: dict[str, ModuleType], request: dict, roots: list[str], def
 def _searched(module: ModuleType, request: dict, roots: list[str], before: tuple, tampered) -> dict:
     """The reply to a ``search`` or ``call`` request: its trace, whether the game or the recorder's classes were
     changed (``tampered``: :func:`_tampered`, as :func:`serve` captured it), the error's traceback."""
-    game = game_from_request(request)
+    game = _game_for(request)
     fingerprint = _fingerprint(game)
     reply: dict = {}
     try:
@@ -561,6 +590,12 @@ def serve_forks(fd: int, secrets: list[str] = ()) -> int:  # pragma: no cover - 
         if not data:
             return 0
         message = json.loads(data)
+        if message["op"] == "know":  # the batch's shared requests, before any child is forked
+            for received in fds:
+                os.close(received)
+            know([body.encode("utf-8") for body in message["bodies"]])
+            gc.freeze()  # (what every child shares stays shared)
+            continue
         if message["op"] == "start":
             pid = os.fork()
             if pid == 0:

@@ -39,6 +39,8 @@ from grader.replies import BadReply, envelope
 
 CHILD = Path(__file__).with_name("child.py")
 MAX_REPLY = 16 * 1024 * 1024
+#: the most bytes of one message to the fork server (a socket's send buffer holds a datagram of about 200 KiB)
+KNOW_BYTES = 64 * 1024
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"0" * 9)
 
 
@@ -230,6 +232,29 @@ class ForkServer:
                 os.close(fd)
             raise OSError("the fork server did not answer")
         return Forked(self, json.loads(data)["pid"], pidfds[0])
+
+    def know(self, requests: list[bytes]) -> None:
+        """Have the server read ``requests`` (the batch's shared tests', as they are sent) once, before it forks a
+        child: its children then take them without parsing them again (:func:`grader.child.know`). Sent in parts
+        of about :data:`KNOW_BYTES`; a request the server is not sent is parsed by each child, as any other."""
+        part: list[bytes] = []
+        for body in dict.fromkeys(requests):
+            if part and sum(map(len, part)) + len(body) > KNOW_BYTES:
+                self._know(part)
+                part = []
+            part.append(body)
+        if part:
+            self._know(part)
+
+    def _know(self, bodies: list[bytes]) -> None:
+        message = json.dumps({"op": "know", "bodies": [b.decode("utf-8") for b in bodies]}, ensure_ascii=False)
+        if len(message) > 2 * KNOW_BYTES:  # (escaped quotes): too long for one datagram, left to the children
+            return
+        with self.lock:
+            try:
+                self._socket.send(message.encode("utf-8"))
+            except OSError:  # the server is gone: each child is started afresh and parses its requests
+                pass
 
     def reap(self, pid: int) -> int | None:
         with self.lock:

@@ -40,6 +40,15 @@ TAMPERINGS = {
 }
 
 
+#: changes a student's code could make to any tree game it is given
+ANY_TREE = [lambda g: g.tree.children.__setitem__(g.tree.root, ()), lambda g: g.tree.utilities.clear(),
+            lambda g: g.tree.heuristics.__setitem__(g.tree.root, 99),
+            lambda g: g.tree.probabilities.__setitem__("x", 1),
+            lambda g: g._players.__setitem__(g.tree.root, "CHANCE"), lambda g: setattr(g, "initial", "x"),
+            lambda g: object.__setattr__(g.tree, "root", "x"), lambda g: object.__delattr__(g.tree, "heuristics"),
+            lambda g: setattr(g, "cache", {})]
+
+
 @pytest.mark.parametrize("change", TAMPERINGS.values(), ids=TAMPERINGS.keys())
 def test_every_change_to_what_the_game_holds_is_tampering(change):
     from abkit.tree import TreeGame, from_nested
@@ -66,6 +75,51 @@ def test_a_board_game_given_an_attribute_or_another_class_is_tampered_with():
     assert _tampered(before, game, fingerprint)
 
 
+
+def test_a_request_the_fork_server_knows_is_read_unparsed_and_each_test_gets_a_game_of_its_own(monkeypatch):
+    """The shared tests' requests, read once by the fork server (grader.child.know): a child takes such a request
+    as the same data the bytes say, and each test a fresh copy of its game, equal to one built from the request,
+    that no earlier test's changes reach."""
+    import grader.child as child
+    from grader.rubric import load_rubric
+    from grader.testplan import TestPlan
+
+    monkeypatch.setattr(child, "_KNOWN", {})
+    monkeypatch.setattr(child, "_KNOWN_GAMES", {})
+    tests = [t for shared in TestPlan(load_rubric(), 0).shared.values() for t in shared]
+    child.know([t.request for t in tests])
+    trees = 0
+    for test in tests:
+        request = child._KNOWN[test.request]
+        assert request == json.loads(test.request)
+        if "tree" not in request:
+            continue
+        trees += 1
+        first, built = child._game_for(request), child.game_from_request(request)
+        assert child._fingerprint(first) == child._fingerprint(built) and first.tree == built.tree
+        for change in ANY_TREE:  # whatever a test does to its game, the next test's is as built
+            held = list(child._held(first))
+            change(first)
+            second = child._game_for(request)
+            assert child._fingerprint(second) == child._fingerprint(built) and second.tree == built.tree
+            assert not set(map(id, child._held(second))) & set(map(id, held))  # no mapping of the last one's
+            first = second
+    assert trees >= 40
+
+
+def test_a_class_graded_with_the_shared_requests_known_to_the_fork_server_gets_the_same_results(tmp_path,
+                                                                                               monkeypatch):
+    from grader.sandbox import ForkServer
+
+    folder, rubric = _narrow_class(tmp_path, students=2)
+    known = grade_batch(folder, tmp_path / "known", rubric, jobs=1)
+    monkeypatch.setattr(ForkServer, "know", lambda self, requests: None)
+    parsed = grade_batch(folder, tmp_path / "parsed", rubric, jobs=1)
+
+    def results(rows):
+        return [(r["score"], [(t["name"], t["score"], t["output"]) for t in r["tests"]]) for r in rows]
+    assert results(known.rows) == results(parsed.rows)
+    assert known.rows[0]["score"] == known.rows[0]["extra_data"]["max_score"]
 
 
 def test_a_batch_holds_no_per_test_results_and_its_rows_read_them_back(tmp_path):
