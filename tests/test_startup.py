@@ -133,3 +133,27 @@ def test_the_console_script_stops_quietly_when_its_reader_goes_away():
                             env=_unmeasured(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.close()  # gone before it writes a line
     assert proc.wait(timeout=60) in (0, 1) and b"Traceback" not in proc.stderr.read()
+
+
+def test_inspect_is_imported_only_when_something_uses_it():
+    """``dataclasses`` imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``) for one call; the kit's stand-in
+    (:func:`abkit._load_inspect_when_used`) defers it until something asks ``inspect`` for anything, and then it
+    is the real module, for that code and every import after it."""
+    code = """
+import sys
+import abkit.tree, abkit.trace, grader.cli, dataclasses
+print("ast" in sys.modules, "tokenize" in sys.modules, type(sys.modules["inspect"]).__name__)
+
+@dataclasses.dataclass
+class Undocumented:  # the one call dataclasses makes: a docstring from the signature
+    x: int
+
+import inspect
+print(Undocumented.__doc__, inspect is sys.modules["inspect"], type(inspect).__name__, inspect.isclass(Undocumented))
+from inspect import signature
+print(signature(Undocumented) == inspect.signature(Undocumented), dataclasses.inspect.isfunction(len))
+"""
+    run = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, env=_unmeasured(), capture_output=True,
+                         text=True)
+    assert run.stdout.splitlines() == ["False False StandIn", "Undocumented(x: int) True module True", "True False"], \
+        run.stdout + run.stderr
