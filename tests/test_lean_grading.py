@@ -78,14 +78,14 @@ def test_a_board_game_given_an_attribute_or_another_class_is_tampered_with():
 
 def test_a_request_the_fork_server_knows_is_read_unparsed_and_each_test_gets_a_game_of_its_own(monkeypatch):
     """The shared tests' requests, read once by the fork server (grader.child.know): a child takes such a request
-    as the same data the bytes say, and each test a fresh copy of its game, equal to one built from the request,
-    that no earlier test's changes reach."""
+    as the same data the bytes say, and each test a new game, equal to one built from the request, that no earlier
+    test's changes reach; a request that only has a known one's id is parsed."""
     import grader.child as child
     from grader.rubric import load_rubric
     from grader.testplan import TestPlan
 
     monkeypatch.setattr(child, "_KNOWN", {})
-    monkeypatch.setattr(child, "_KNOWN_GAMES", {})
+    monkeypatch.setattr(child, "_KNOWN_TREES", {})
     tests = [t for shared in TestPlan(load_rubric(), 0).shared.values() for t in shared]
     child.know([t.request for t in tests])
     trees = 0
@@ -105,6 +105,12 @@ def test_a_request_the_fork_server_knows_is_read_unparsed_and_each_test_gets_a_g
             assert not set(map(id, child._held(second))) & set(map(id, held))  # no mapping of the last one's
             first = second
     assert trees >= 40
+    first = next(t for t in tests if t.tree is not None)
+    other = next(t for t in tests if t.tree is not None and t.tree != first.tree)
+    stranger = json.loads(first.request)  # equal to a known request, but not it: parsed, never given its parts
+    assert child._game_for(stranger).tree == first.tree
+    child._KNOWN_TREES[id(stranger)] = (object(), child._KNOWN_TREES[id(child._KNOWN[other.request])][1])
+    assert child._game_for(stranger).tree == first.tree != other.tree  # another's parts under its id: not used
 
 
 def test_a_class_graded_with_the_shared_requests_known_to_the_fork_server_gets_the_same_results(tmp_path,
