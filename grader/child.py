@@ -595,13 +595,7 @@ def serve_forks(fd: int, secrets: list[str] = ()) -> int:  # pragma: no cover - 
             return 0
         message = json.loads(data)
         if message["op"] == "know":  # the batch's shared requests, before any child is forked
-            for received in fds:
-                os.close(received)
-            try:
-                know([body.encode("utf-8") for body in message["bodies"]])
-            except Exception:  # noqa: BLE001 - (the grader's own requests): what was not read, children parse
-                pass
-            gc.freeze()  # (what every child shares stays shared)
+            _server_knows(message["bodies"], fds)
             continue
         if message["op"] == "start":
             pid = os.fork()
@@ -628,6 +622,17 @@ def serve_forks(fd: int, secrets: list[str] = ()) -> int:  # pragma: no cover - 
                 sock.send(json.dumps({"returncode": code}).encode())
             except OSError:
                 return 0
+
+
+def _server_knows(bodies: list[str], fds: list[int]) -> None:  # pragma: no cover - the server, once per batch
+    """The fork server reads the batch's shared requests (:func:`know`); what it could not read, children parse."""
+    for received in fds:
+        os.close(received)
+    try:
+        know([body.encode("utf-8") for body in bodies])
+    except Exception:  # noqa: BLE001 - (the grader's own requests): a failure costs only the parsing saved
+        pass
+    gc.freeze()  # (what every child shares stays shared)
 
 
 def _pristine() -> dict:  # pragma: no cover - the server, once, before any child exists
