@@ -13,7 +13,8 @@ Every figure is measured here, on this machine, in this run:
 - the peer: the pytest file instructors usually write (``bench/peers/test_student.py``), one pytest process per
   student on the same tests (plugins not auto-loaded);
 - abkit: ``grade_batch`` (every test, the reference comparison, each student's files, the gradebook), at
-  ``-j 1`` and ``-j J``.
+  ``-j 1`` and ``-j J``, with the CPU time a student costs this process and every process the batch started
+  (``getrusage``: less moved by other work on the machine than the wall-clock figures).
 
 Targets, on the tree exercises (minimax, alphabeta) at ``-j 2``: per student at ``-j 1`` at most 1.5x the
 in-process floor; at most 3x the bare floor; at least 8x the pytest loop; ``-j J`` at least 0.8*J times ``-j 1``.
@@ -190,6 +191,7 @@ def grade(work: Path, name: str, students: int, jobs: int, rubric, sample: bool 
     """Grade a fresh class of ``students``; seconds, students with full marks, tests each (and the peak memory)."""
     make_class(work / name, students, list(rubric.points))
     sampler = Sampler() if sample else None
+    before = cpu_times()
     start = time.perf_counter()
     if sampler:
         with sampler:
@@ -197,11 +199,22 @@ def grade(work: Path, name: str, students: int, jobs: int, rubric, sample: bool 
     else:
         result = grade_batch(work / name, work / f"{name}-out", rubric, jobs=jobs)
     seconds = time.perf_counter() - start
+    grader_cpu, other_cpu = (after - then for after, then in zip(cpu_times(), before))
     full = sum(1 for r in result.rows if r["score"] == r["extra_data"]["max_score"])
     tests = sum(len(r["tests"]) for r in result.rows) / len(result.rows)
     shutil.rmtree(work / name)
     shutil.rmtree(work / f"{name}-out")
-    return {"seconds": seconds, "full": full, "tests": tests, "peak": sampler.peak if sampler else 0}
+    return {"seconds": seconds, "full": full, "tests": tests, "peak": sampler.peak if sampler else 0,
+            "cpu": (grader_cpu / students, other_cpu / students)}
+
+
+def cpu_times() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process, and of its ended children and theirs (the batch's workers,
+    fork servers and students' processes, each counted once it has been reaped: all of them when the batch is over)."""
+    import resource
+
+    mine, theirs = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return mine.ru_utime + mine.ru_stime, theirs.ru_utime + theirs.ru_stime
 
 
 # -- the report -------------------------------------------------------------------------------------------------
@@ -239,6 +252,9 @@ def report_class(label: str, rubric, args, work: Path, python: str, peer: bool) 
     targets = [per_student / searches <= 1.5, floor_rate / rate <= 3, rate / rate1 >= 0.8 * jobs]
     print(f"  abkit -j 1: {one['seconds']:6.2f} s = {rate1:6.1f}/s = {per_student * 1000:5.1f} ms/student = "
           f"{per_student / searches:.2f}x the in-process floor (target <= 1.5x: {verdict(targets[0])})")
+    for setting, run in (("-j 1", one), (f"-j {jobs}", many)):
+        print(f"    CPU a student at {setting}: this process {run['cpu'][0] * 1000:.1f} ms, the workers, fork servers "
+              f"and students' processes {run['cpu'][1] * 1000:.1f} ms")
     print(f"  abkit -j {jobs}: {many['seconds']:6.2f} s = {rate:6.1f}/s = {floor_rate / rate:.2f}x the bare floor "
           f"(target <= 3x: {verdict(targets[1])})")
     print(f"  scaling -j 1 -> -j {jobs}: {rate / rate1:.2f}x = {rate / rate1 / jobs:.2f}*N "
