@@ -90,10 +90,11 @@ def game_from_request(request: dict):
 
 
 #: the requests every student's process of a batch is sent alike (the shared tests'), read once by the fork server
-#: before it forks any child (:func:`know`): their bytes -> the request as data; and, by the request's id, the request
-#: itself and its tree in immutable parts (nothing a test does can change them). A child reads such a request without
-#: parsing it and builds each test's game from those parts (:func:`_game_for`). Empty in a child started afresh: every
-#: request is parsed and built there.
+#: before it forks any child (:func:`know`): their bytes -> the request as data (one object for tests whose requests
+#: are the same bytes); and, by the request's id, the request itself and its tree's fields, each mapping as a tuple
+#: of its items (nothing a test does can change them). A child reads such a request without parsing it and builds
+#: each test's game from those fields (:func:`_game_for`). Empty in a child started afresh: every request is parsed
+#: and built there.
 _KNOWN: dict[bytes, dict] = {}
 _KNOWN_TREES: dict[int, tuple] = {}
 
@@ -103,21 +104,19 @@ def know(bodies: list[bytes]) -> None:
     for body in bodies:
         request = _KNOWN.setdefault(body, json.loads(body))
         if "tree" in request:
-            tree = tree_from_data(request["tree"])
-            parts = (tree.root, tuple(tree.children.items()), tuple(tree.utilities.items()), tree.root_player,
-                     tuple(tree.heuristics.items()), tree.levels, tuple(tree.probabilities.items()))
-            _KNOWN_TREES.setdefault(id(request), (request, parts))
+            fields = vars(tree_from_data(request["tree"])).items()  # (a tree's other fields: text and tuples)
+            frozen = tuple((name, type(value) is dict, tuple(value.items()) if type(value) is dict else value)
+                           for name, value in fields)
+            _KNOWN_TREES.setdefault(id(request), (request, frozen))
 
 
 def _game_for(request: dict):
-    """The game ``request`` names, new: for a known request, built from its tree's immutable parts (equal to
-    :func:`game_from_request`'s, without parsing), else :func:`game_from_request`."""
+    """The game ``request`` names, new: for a known request, built from its tree's kept fields, each mapping a new
+    dict (equal to :func:`game_from_request`'s, without parsing), else :func:`game_from_request`."""
     known = _KNOWN_TREES.get(id(request))
     if known is None or known[0] is not request:
         return game_from_request(request)
-    root, children, utilities, player, heuristics, levels, probabilities = known[1]
-    return TreeGame(Tree(root, dict(children), dict(utilities), player, dict(heuristics), levels,
-                         dict(probabilities)))
+    return TreeGame(Tree(**{name: dict(value) if mapping else value for name, mapping, value in known[1]}))
 
 
 def search_params(request: dict, game) -> dict:

@@ -238,11 +238,13 @@ class ForkServer:
         child: its children then take them without parsing them again (:func:`grader.child.know`). Sent in parts
         of about :data:`KNOW_BYTES`; a request the server is not sent is parsed by each child, as any other."""
         part: list[bytes] = []
+        size = 0
         for body in dict.fromkeys(requests):
-            if part and sum(map(len, part)) + len(body) > KNOW_BYTES:
+            if part and size + len(body) > KNOW_BYTES:
                 self._know(part)
-                part = []
+                part, size = [], 0
             part.append(body)
+            size += len(body)
         if part:
             self._know(part)
 
