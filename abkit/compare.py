@@ -10,10 +10,11 @@ student's search first leaves the pseudocode's.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
+from abkit.records import record
 from abkit.textree import cut_holds, cut_test, fmt, key
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
@@ -24,7 +25,7 @@ KINDS = ("error", "window", "evaluated", "return", "missed_cut", "extra_cut", "o
          "nodes", "leaves", "orders", "game")
 
 
-@dataclass
+@record
 class Finding:
     """One way the student's search differs from the expected one.
 

@@ -20,16 +20,17 @@ import contextlib
 import functools
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
+from .records import record
 
 MARKER = "abkit-course.toml"
 #: the folder holding the kit's packages ``abkit/`` and ``grader/`` (site-packages once installed)
-KIT_CODE = Path(__file__).resolve().parents[1]
+_HERE = Path(__file__).resolve().parent  # resolved once: each resolve asks the system about every folder above
+KIT_CODE = _HERE.parent
 #: the default course shipped inside the wheel (absent in a clone: the clone is the default course)
-PACKAGED_COURSE = Path(__file__).resolve().parent / "default_course"
+PACKAGED_COURSE = _HERE / "default_course"
 
 
 class NoCourse(Exception):
@@ -41,7 +42,7 @@ class NoCourse(Exception):
         self.named = named
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CourseFolder:
     """The parts of the course folder at ``root``."""
 

@@ -8,11 +8,12 @@ the tree the search explored with that path marked against the expected one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from abkit.compare import Finding
 from abkit.game import error_line
 from abkit.i18n import Message, t
+from abkit.records import record
 from abkit.textree import UNICODE, Glyphs, fmt, render_tree
 from abkit.trace import Trace
 from abkit.tracebacks import student_traceback  # noqa: F401 - part of this module's interface
@@ -23,7 +24,7 @@ STATUSES = ("passed", "failed", "not_started", "missing", "error", "timeout", "c
 MAX_FINDINGS = 4
 
 
-@dataclass
+@record
 class TestResult:
     """The outcome of one test of one exercise.
 

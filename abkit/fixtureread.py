@@ -11,7 +11,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
@@ -21,6 +20,10 @@ from .i18n import Message
 from .tictactoe import parse_board
 from .tree import Tree, child_name
 from .yamlsafe import STR, compose, describe, is_number, line_of, looks_numeric, number, plain, scalar
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (2.5 ms of every command)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def read_fixture(text: str, path: Path) -> Fixture:

@@ -8,12 +8,13 @@ comment at its top documents every field. A file that cannot be used raises
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 from abkit.cache import cached
 from abkit.errors import UsageError
 from abkit.i18n import LANGS, Message, os_problem
+from abkit.records import record
 
 RULES = {"aima": True, "cs188": False}
 ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
@@ -29,7 +30,7 @@ class InfoError(UsageError):
         super().__init__("info.bad", path=str(path), problem=Message(f"info.problem.{problem}", **params))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Exercise:
     """One exercise.
 
@@ -61,7 +62,7 @@ class Exercise:
         return any(fnmatch.fnmatch(fixture_file, pattern) for pattern in self.fixtures)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Course:
     """The whole file: the cut-off rule, the time limit per test, the exercises in order.
 

@@ -31,7 +31,7 @@ PAIRS = (("이", "가"), ("은", "는"), ("을", "를"), ("과", "와"), ("으�
          ("이라", "라"), ("이라고", "라고"), ("이랑", "랑"), ("이며", "며"), ("이에요", "예요"),
          ("으로서", "로서"), ("으로써", "로써"), ("이든", "든"), ("이면", "면"))
 _PARTICLE = {form: pair for pair in PAIRS for form in pair}
-_SPEC = re.compile("(" + "|".join(sorted(map(re.escape, _PARTICLE), key=len, reverse=True)) + ")$")
+_FORMS = tuple(sorted(_PARTICLE, key=len, reverse=True))  # the longest first: 이라고 before 라고
 
 # The final sound of each digit as read in Sino-Korean: 영 일 이 삼 사 오 육 칠 팔 구.
 _DIGIT = {"0": CONSONANT, "1": RIEUL, "2": VOWEL, "3": CONSONANT, "4": VOWEL,
@@ -99,8 +99,10 @@ def particle(value: object, form: str) -> str:
 
 def split_spec(spec: str) -> tuple[str, str]:
     """A format spec split into (ordinary spec, particle); the particle is '' when there is none."""
-    match = _SPEC.search(spec)
-    return (spec[:match.start()], match.group()) if match else (spec, "")
+    for form in _FORMS:
+        if spec.endswith(form):
+            return spec[:-len(form)], form
+    return spec, ""
 
 
 class KoreanFormatter(string.Formatter):

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
+from abkit.records import record
 from abkit.trace import Trace
 from abkit.tree import Tree
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Glyphs:
     """The characters a tree is drawn with (Unicode, or ASCII for old consoles)."""
 
@@ -116,7 +117,7 @@ def key(node: object) -> object:
     return node
 
 
-@dataclass
+@record
 class Drawn:
     """One node of a drawn search; the text is made from these.
 
@@ -149,7 +150,7 @@ class Drawn:
     children: list["Drawn"] = field(default_factory=list)
 
 
-@dataclass
+@record
 class Drawing:
     """A search as drawn: one root per search of the root (iterative deepening searches it once per depth).
 

@@ -14,7 +14,6 @@ import argparse
 import os
 import re
 import sys
-import unicodedata
 from importlib import import_module
 
 from abkit import __version__
@@ -55,6 +54,8 @@ def display_width(text: str) -> int:
     >>> display_width("abc"), display_width("한국어"), display_width("α=3")
     (3, 6, 3)
     """
+    import unicodedata  # here: only help and usage text are measured
+
     return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 

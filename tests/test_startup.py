@@ -33,11 +33,13 @@ import json
 print(json.dumps({"status": status, "modules": modules}))
 """
 #: what none of the student's commands below uses: YAML (read through the cache), the other subjects' modules,
-#: the instructor's pipeline, the handouts, authoring, and the standard library's heavier modules
+#: the instructor's pipeline, the handouts, authoring, and the standard library's heavier modules (``typing``: the
+#: annotations are strings; ``pickle``: the cache loads through its accelerator ``_pickle``)
 NEVER = ("yaml", "jinja2", "typst", "abkit.fixtureread", "abkit.yamlsafe", "abkit.randomtree", "abkit.reference",
          "grader.commands.grade", "grader.commands.trace", "grader.commands.fixtures", "grader.commands.handouts",
          "grader.sandbox", "grader.batch", "grader.testplan", "grader.mistakes", "handouts", "authoring",
-         "stepthrough", "shutil", "tempfile", "subprocess", "hashlib", "json", "multiprocessing", "zipfile", "locale")
+         "stepthrough", "shutil", "tempfile", "subprocess", "hashlib", "json", "multiprocessing", "zipfile", "locale",
+         "typing", "pickle")
 
 
 def imported(*args: str, cwd=KIT_ROOT) -> set[str]:
