@@ -37,7 +37,7 @@ from abkit.expected import expected_counts, expected_trace
 from abkit.feedback import TestResult, student_traceback
 from abkit.fixture import Fixture, fixture_paths, load_fixture, load_fixtures
 from abkit.game import MAX, Budgeted, SearchTooLong
-from abkit.i18n import Message, default_lang, t
+from abkit.i18n import LANGS, Message, default_lang, t
 from abkit.info import Course, Exercise
 from abkit.judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
 from abkit.loading import load_module
@@ -78,13 +78,14 @@ class TestCase:
         base = f"{self.exercise.name}/{self.fixture.id}"
         return base if self.kind == "search" else f"{base}/{self.kind}"
 
-    def title(self) -> dict[str, str]:
+    def title(self, langs: tuple[str, ...] = LANGS) -> dict[str, str]:
+        """The test's title in each of ``langs`` (a check in one language renders only that one)."""
         if self.fixture is None:
-            return {lang: Message("check.play_title").render(lang) for lang in ("en", "ko")}
+            return {lang: Message("check.play_title").render(lang) for lang in langs}
         if self.kind == "search":
-            return {lang: self.fixture.label(lang) for lang in ("en", "ko")}
+            return {lang: self.fixture.label(lang) for lang in langs}
         key = "check.direct_title" if self.kind == "direct" else "check.orders_title"
-        return {lang: Message(key, title=self.fixture.label(lang)).render(lang) for lang in ("en", "ko")}
+        return {lang: Message(key, title=self.fixture.label(lang)).render(lang) for lang in langs}
 
 
 @record
@@ -304,8 +305,10 @@ def run_exercise(course: Course, exercise: Exercise, folder: Path, fixtures: lis
     return list(exercise_results(course, exercise, folder, fixtures))
 
 
-def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture]) -> Iterator[TestResult]:
-    """The public tests of ``exercise`` one by one, as they run (the file is loaded before the first).
+def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture],
+                     langs: tuple[str, ...] = LANGS) -> Iterator[TestResult]:
+    """The public tests of ``exercise`` one by one, as they run (the file is loaded before the first); each
+    result's title in ``langs``.
 
     A test the watchdog stopped (the time limit, or the memory watchdog) or that ran out of memory ends the
     exercise: its result says so, on which tree, and how many of the exercise's tests were not run; they are not
@@ -316,7 +319,7 @@ def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures:
         return
     student = load_student(exercise, folder, course.time_limit)
     for k, case in enumerate(cases):
-        result = run_case(case, student, course, folder)
+        result = run_case(case, student, course, folder, langs)
         stop = stop_message(result, case, student, len(cases) - k - 1)
         if stop is not None:
             result.detail = {**result.detail, "message": stop, "rest": len(cases) - k - 1}
@@ -348,9 +351,11 @@ class Label(Message):
         return self.texts.get(lang or "en") or self.texts.get("en") or next(iter(self.texts.values()), "")
 
 
-def run_case(case: TestCase, student: Student, course: Course, folder: Path) -> TestResult:
-    """One test's result; the student's exceptions, exits and endless loops become statuses."""
-    result = TestResult(case.exercise.name, case.name, case.title(), prune_on_equality=course.prune_on_equality,
+def run_case(case: TestCase, student: Student, course: Course, folder: Path,
+             langs: tuple[str, ...] = LANGS) -> TestResult:
+    """One test's result (its title in ``langs``); the student's exceptions, exits and endless loops become
+    statuses."""
+    result = TestResult(case.exercise.name, case.name, case.title(langs), prune_on_equality=course.prune_on_equality,
                         tree=case.fixture.tree if case.fixture is not None else None)
     if student.failure is not None:
         result.status, result.detail = student.failure.status, dict(student.failure.detail)

@@ -27,7 +27,7 @@ from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.feedback import TestResult, render_result
 from abkit.fixture import fixture_paths
-from abkit.i18n import t
+from abkit.i18n import LANGS, t
 from abkit.info import Course, Exercise, load_info
 from abkit.textree import UNICODE, Glyphs
 
@@ -48,13 +48,14 @@ PASSED, NOT_STARTED, FAILING = "passed", "not_started", "failing"
 class ExerciseRun:
     """One exercise's public tests, run only as far as a question needs: its status, or every result."""
 
-    def __init__(self, course: Course, exercise: Exercise, folder: Path, fixtures: list) -> None:
+    def __init__(self, course: Course, exercise: Exercise, folder: Path, fixtures: list,
+                 langs: tuple[str, ...] = LANGS) -> None:
         self.exercise = exercise
         self.name = exercise.name
         self.cases = test_cases(exercise, fixtures)
         self.total = len(self.cases)
         self.results: list[TestResult] = []
-        self._pending: Iterator[TestResult] | None = exercise_results(course, exercise, folder, fixtures)
+        self._pending: Iterator[TestResult] | None = exercise_results(course, exercise, folder, fixtures, langs)
         #: (status, index of the first failing test) from an earlier check of the same files; None: run the tests
         self.known: tuple[str, int | None] | None = None
 
@@ -100,7 +101,7 @@ class ExerciseRun:
         """The title of the first test that does not pass (the status is failing)."""
         if self.known is not None:
             case = self.cases[self.known[1]]
-            return TestResult(case.exercise.name, case.name, case.title()).label(lang)
+            return TestResult(case.exercise.name, case.name, case.title((lang,))).label(lang)
         return next(r for r in self.results if not r.passed).label(lang)
 
     def summary(self) -> tuple[str, int | None] | None:
@@ -151,10 +152,11 @@ def chosen(course: Course, name: str | None) -> list[str]:
     return [name]
 
 
-def exercise_runs(course: Course, folder: Path) -> list[ExerciseRun]:
-    """A lazy run of every exercise of the course on the student's files, in the course's order."""
+def exercise_runs(course: Course, folder: Path, langs: tuple[str, ...] = LANGS) -> list[ExerciseRun]:
+    """A lazy run of every exercise of the course on the student's files, in the course's order; the results'
+    titles in ``langs`` (a check shows one language: the others are not rendered)."""
     fixtures = course_fixtures(course, current_course().public_fixtures)
-    return [ExerciseRun(course, e, folder, fixtures) for e in course.exercises]
+    return [ExerciseRun(course, e, folder, fixtures, langs) for e in course.exercises]
 
 
 def python_files(folder: Path) -> list[Path]:
@@ -200,7 +202,7 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
                 emit(line)
 
     with MemoryGuard(course.memory_limit) as guard:
-        runs = exercise_runs(course, folder)
+        runs = exercise_runs(course, folder, (lang,))
         memo = remembered(folder, info)
         reused = isinstance(memo.value, dict) and set(memo.value) == {r.name for r in runs}
         for run in runs if reused and not every else ():
