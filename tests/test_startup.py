@@ -159,3 +159,23 @@ print(signature(Undocumented) == inspect.signature(Undocumented), dataclasses.in
                          text=True)
     assert run.stdout.splitlines() == ["False False StandIn", "Undocumented(x: int) True module True", "True False"], \
         run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("lang, other", [("en", "ko"), ("ko", "en")])
+def test_a_check_reads_the_catalogue_of_its_language_only(lang, other, correct, monkeypatch):
+    from abkit import i18n
+    from studentloop.report import check
+
+    monkeypatch.setattr(i18n, "catalogue", read := _counting(i18n.catalogue))
+    lines, ok = check(correct, "alphabeta", lang)
+    assert ok and lines and other not in read.langs, read.langs
+
+
+def _counting(catalogue):
+    """``catalogue`` (uncached), noting each language asked for."""
+    def read(lang: str) -> dict:
+        read.langs.add(lang)
+        return catalogue.__wrapped__(lang)
+
+    read.langs = set()
+    return read
