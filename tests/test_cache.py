@@ -96,6 +96,23 @@ def test_an_entry_of_another_kit_is_not_trusted(where, tmp_path, monkeypatch):
     assert cached("words", [source], build) == ["ALPHA"] and build.calls == 3
 
 
+def test_the_cores_code_counts_as_python_checks_its_bytecode(tmp_path):
+    """An edit of a core file changes the code's digest even when the file keeps its size; so does a file added."""
+    (tmp_path / "tree.py").write_text("X = 1\n", encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not code", encoding="utf-8")
+    first = cache.sources_digest(str(tmp_path))
+    assert cache.sources_digest(str(tmp_path)) == first
+    (tmp_path / "notes.txt").write_text("still not code", encoding="utf-8")
+    assert cache.sources_digest(str(tmp_path)) == first
+    status = os.stat(tmp_path / "tree.py")
+    (tmp_path / "tree.py").write_text("X = 2\n", encoding="utf-8")  # the same size
+    os.utime(tmp_path / "tree.py", ns=(status.st_atime_ns, status.st_mtime_ns + 1_000_000))
+    edited = cache.sources_digest(str(tmp_path))
+    assert edited != first
+    (tmp_path / "game.py").write_text("", encoding="utf-8")
+    assert cache.sources_digest(str(tmp_path)) not in (first, edited)
+
+
 def test_two_kits_or_two_folders_keep_entries_of_their_own(where, tmp_path, monkeypatch):
     """A relative path read from two course folders, or by two kits sharing one cache: each keeps its entry."""
     for name in ("one", "two"):
