@@ -149,14 +149,14 @@ def marker_text(course_id: str | None = None) -> str:
     return text + (f'course_id = "{course_id}"\n' if course_id else "")
 
 
-_COURSE_ID = re.compile(r'^course_id\s*=\s*"([A-Za-z0-9._-]{1,80})"\s*$', re.M)
+_COURSE_ID = r'^course_id\s*=\s*"([A-Za-z0-9._-]{1,80})"\s*$'  # compiled when first read, not at every start
 
 
 def course_id(root: Path) -> str | None:
     """The ``course_id`` the course at ``root`` names in its marker (``abkit init`` writes one; the student edition
     copies it), or None: an older folder, or this repository."""
     try:
-        found = _COURSE_ID.search((Path(root) / MARKER).read_text(encoding="utf-8"))
+        found = re.search(_COURSE_ID, (Path(root) / MARKER).read_text(encoding="utf-8"), re.M)
     except (OSError, UnicodeDecodeError):
         return None
     return found.group(1) if found else None

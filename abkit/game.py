@@ -45,11 +45,12 @@ class IllegalMoveError(ValueError):
 
 
 #: the game's own error messages as they end a traceback, and their message keys (the same words in
-#: every language's catalogue): a student's traceback is shown in the reader's language
+#: every language's catalogue): a student's traceback is shown in the reader's language. Patterns, compiled (by
+#: :mod:`re`'s own cache) when a traceback is shown, not at every start
 GAME_ERRORS = (
-    (re.compile(r"(?P<action>.+) is not a legal action in state (?P<state>.+)"), "game.error.illegal"),
-    (re.compile(r"UTILITY is defined only on terminal states, not on (?P<state>.+)"), "game.error.utility"),
-    (re.compile(r"the fixture gives no heuristic value for (?P<state>.+)"), "game.error.heuristic"),
+    (r"(?P<action>.+) is not a legal action in state (?P<state>.+)", "game.error.illegal"),
+    (r"UTILITY is defined only on terminal states, not on (?P<state>.+)", "game.error.utility"),
+    (r"the fixture gives no heuristic value for (?P<state>.+)", "game.error.heuristic"),
 )
 
 
@@ -61,7 +62,7 @@ def error_line(line: str, lang: str) -> str:
     """
     kind, sep, text = line.partition(": ")
     for pattern, key in GAME_ERRORS:
-        match = pattern.fullmatch(text)
+        match = re.fullmatch(pattern, text)
         if sep and match:
             return kind + sep + t(key, lang, **match.groupdict())
     return line

@@ -71,7 +71,7 @@ def _init(cls: type, every: tuple, frozen: bool):
             params.append(f.name)
         body.append(f"_set(self, {f.name!r}, {value})" if frozen else f"self.{f.name} = {value}")
     source = f"def __init__({', '.join(params)}):\n    " + "\n    ".join(body or ["pass"]) + "\n"
-    exec(compile(source, f"<record {cls.__module__}.{cls.__qualname__}>", "exec"), names)  # noqa: S102 - our own text
+    exec(source, names)  # noqa: S102 - our own text. (compile() would also build the ast module's types: 1 ms.)
     return names["__init__"]
 
 
