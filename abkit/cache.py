@@ -137,13 +137,25 @@ def _digest(kind: str, files: Sequence[Path], key: str) -> bytes | None:
     try:
         h.update(_code_digest())
         for path in files:
-            with open(path, "rb") as file:
-                data = file.read()
+            data = _contents(path)
             h.update(f"\0{path}\0{len(data)}\0".encode("utf-8", "surrogateescape"))
             h.update(data)
     except (OSError, ValueError):  # a file gone or refused (a confined process may read nothing new)
         return None
     return h.digest()
+
+
+def _contents(path: Path | str) -> bytes:
+    """The bytes of the file at ``path``, read with the system's calls alone (``open()`` adds a buffer, a terminal
+    check and seeks to each of the hundred files a check hashes: 5 microseconds a file)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 _code: list[bytes] = []
