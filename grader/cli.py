@@ -164,7 +164,7 @@ def build_parser(lang: str, named: str | None = None) -> argparse.ArgumentParser
     parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
     add_course(parser, lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.commands", lang),
-                                help=t("cli.help.command", lang))
+                                help=t("cli.help.command", lang), prog=parser.prog)  # what argparse would lay out
     for name in COMMANDS:
         if named is None or name == named:
             import_module(f"grader.commands.{name}").register(sub, lang, add_lang)

@@ -162,7 +162,7 @@ def _reason(error: BaseException) -> str:
 def _mapped() -> int:
     """Bytes of address space the process maps now (Linux), else 0: the limit is counted from here."""
     try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
+        with open("/proc/self/statm", "rb") as statm:  # bytes: no text codec to import for one number
             pages = int(statm.read().split()[0])
     except (OSError, ValueError, IndexError):
         return 0
