@@ -150,9 +150,11 @@ def _contents(path: Path | str) -> bytes:
     check and seeks to each of the hundred files a check hashes: 5 microseconds a file)."""
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
     try:
+        want = os.fstat(fd).st_size + 1  # the whole file in one read, one byte more to meet its end
         chunks = []
-        while chunk := os.read(fd, 1 << 20):
+        while chunk := os.read(fd, want):  # (never a buffer much bigger than the file: memory may be scarce)
             chunks.append(chunk)
+            want = 4096  # the end, or a file that grew meanwhile
         return b"".join(chunks)
     finally:
         os.close(fd)
