@@ -28,8 +28,8 @@ from studentloop.check import hidden_count
 #: the kit's packages the student edition ships whole (their Python files, data and assets)
 PACKAGES = ("abkit", "studentloop", "stepthrough")
 #: of ``grader/``, the command line only (``cli.py`` is written with the student commands alone)
-CLI_FILES = ("__init__.py", "__main__.py", "commands/__init__.py", "commands/check.py", "commands/hint.py",
-             "commands/watch.py", "commands/trace.py", "commands/pack.py")
+CLI_FILES = ("__init__.py", "__main__.py", "arguments.py", "commands/__init__.py", "commands/check.py",
+             "commands/hint.py", "commands/watch.py", "commands/trace.py", "commands/pack.py")
 #: what the edition leaves out of those packages: the reference loader (the edition has no solutions to load, and
 #: the rule the reference is told stays unseen by student code), and the packaged default course
 LEFT_OUT = ("abkit/reference.py", "abkit/default_course")

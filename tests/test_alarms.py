@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from grader.cli import terminal_columns
+from grader.arguments import terminal_columns
 from studentloop.check import Alarms, Watchdog
 
 

@@ -17,7 +17,7 @@ from abkit.loading import KIT_ROOT
 
 PAGE = KIT_ROOT / "docs" / "architecture.md"
 #: the command line: the layer above every path (``abkit``'s entry point is the documented ``grader.cli:script``)
-CLI = ("grader.cli", "grader.__main__", "grader.commands")
+CLI = ("grader.cli", "grader.arguments", "grader.__main__", "grader.commands")
 MAX_CLASS, MAX_FUNCTION = 200, 60
 
 

@@ -11,9 +11,24 @@ import pytest
 from abkit.fixture import load_fixture
 from abkit.i18n import t
 from abkit.loading import PUBLIC_FIXTURES
-from grader.cli import COMMANDS, build_parser
+from grader.arguments import build_parser
+from grader.cli import COMMANDS, plain_check
 
 AIMA = PUBLIC_FIXTURES / "aima-fig-5-2.yaml"
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("argv", [["check"], ["check", "alphabeta"], ["check", "no_such"], ["check", ""],
+                                  ["check", "알파베타"], ["check", "alpha beta"]], ids=repr)
+def test_a_plain_check_is_read_as_argparse_reads_it(argv, lang):
+    assert vars(plain_check(argv, lang)) == vars(build_parser(lang, "check").parse_args(argv))
+
+
+@pytest.mark.parametrize("argv", [[], ["check", "-h"], ["check", "--all"], ["check", "alphabeta", "--all"],
+                                  ["check", "a", "b"], ["--lang", "ko", "check"], ["check", "--"], ["check", "-"],
+                                  ["check", "--lang=ko"], ["hint"], ["checks"], ["CHECK"]], ids=repr)
+def test_every_other_command_line_is_read_by_argparse(argv):
+    assert plain_check(argv, "en") is None
 
 
 def test_trace_marks_c2_and_c3_as_pruned(abkit):

@@ -417,10 +417,10 @@ def _parsers(parser, path=()):
 def test_help_fits_80_columns_by_display_width(lang, monkeypatch):
     """Every ``--help`` at 80 columns: no line wider than the terminal (Hangul counts two columns), Korean
     broken between words only, and no English sentence in the Korean help."""
-    from grader.cli import _localize_argparse, build_parser, display_width
+    from grader.arguments import build_parser, display_width, localize
 
     monkeypatch.setenv("COLUMNS", "80")
-    _localize_argparse(lang)
+    localize(lang)
     try:
         parsers = list(_parsers(build_parser(lang)))
         assert len(parsers) >= 15
@@ -442,7 +442,7 @@ def test_help_fits_80_columns_by_display_width(lang, monkeypatch):
                 prose = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(("사용법", "[")))
                 assert not english_sentences(prose), (path, english_sentences(prose))
     finally:
-        _localize_argparse("en")
+        localize("en")
 
 
 def test_the_handout_ends_with_the_glossary_in_both_languages():

@@ -71,6 +71,16 @@ def test_a_student_command_imports_nothing_it_does_not_use(args, correct):
     assert {f"grader.commands.{c}" for c in COMMANDS} & modules <= {f"grader.commands.{args[0]}"}
 
 
+@pytest.mark.parametrize("args", [("check", "alphabeta"), ("check",)], ids=lambda a: " ".join(a))
+def test_a_plain_check_imports_no_argument_parser(args):
+    """``abkit check [EXERCISE]`` without options (in the kit's course: the exercises' stubs) builds no parser."""
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=KIT_ROOT, capture_output=True, text=True,
+                          encoding="utf-8", timeout=120, env={**os.environ, "ABKIT_LANG": "en"})
+    report = json.loads(proc.stdout.splitlines()[-1])
+    assert report["status"] == 1 and not {"argparse", "gettext", "grader.arguments"} & set(report["modules"])
+    assert {"argparse", "grader.arguments"} <= imported(*args, "--all")
+
+
 @pytest.mark.parametrize("argv, named", [
     (["check"], "check"), (["check", "alphabeta"], "check"), (["--lang", "ko", "check"], "check"),
     (["--lang=ko", "hint", "2"], "hint"), (["--cou", "DIR", "grade", "x"], "grade"), (["--course", "check", "trace"],

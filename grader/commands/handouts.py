@@ -12,8 +12,8 @@ from abkit.i18n import t
 
 
 def add_course(parser, lang: str) -> None:
-    """``--course`` on a parser that does not take the common ``--lang`` (see :func:`grader.cli.add_course`)."""
-    from grader.cli import add_course as add
+    """``--course`` on a parser that does not take the common ``--lang`` (see :func:`grader.arguments.add_course`)."""
+    from grader.arguments import add_course as add
 
     add(parser, lang, argparse.SUPPRESS)
 
