@@ -99,9 +99,10 @@ def particle(value: object, form: str) -> str:
 
 def split_spec(spec: str) -> tuple[str, str]:
     """A format spec split into (ordinary spec, particle); the particle is '' when there is none."""
-    for form in _FORMS:
-        if spec.endswith(form):
-            return spec[:-len(form)], form
+    if spec and "가" <= spec[-1] <= "힣":  # every particle ends in a Hangul syllable; most specs are "" or ".1f"
+        for form in _FORMS:
+            if spec.endswith(form):
+                return spec[:-len(form)], form
     return spec, ""
 
 
