@@ -52,3 +52,14 @@ def test_format_spec_names_either_form_and_keeps_ordinary_specs():
 def test_doctests():
     result = doctest.testmod(korean)
     assert result.failed == 0 and result.attempted > 0
+
+
+@pytest.mark.parametrize("prefix", ["", ".1f", ">5", "<3", "가나"])
+def test_a_spec_splits_into_its_format_and_the_longest_particle_it_ends_in(prefix):
+    from abkit.korean import PAIRS, split_spec
+
+    for form in {f for pair in PAIRS for f in pair}:
+        longest = max((f for pair in PAIRS for f in pair if (prefix + form).endswith(f)), key=len)
+        assert split_spec(prefix + form) == ((prefix + form)[:-len(longest)], longest)
+    assert split_spec(prefix) == (prefix, "") or prefix == "가나"
+    assert split_spec(prefix + "x") == (prefix + "x", "")
