@@ -15,9 +15,10 @@ def _load_inspect_when_used() -> None:
     ``dataclasses``, which every part of the kit imports, imports ``inspect`` (and with it ``ast``, ``dis``,
     ``tokenize``, ...: about 6 ms of a 60 ms ``abkit check``) for one call, made only for a class without a
     docstring. Code that uses ``inspect`` is not changed: the real module is imported, whole, the first time
-    the stand-in is asked for anything, and is then what ``import inspect`` gives.
+    the stand-in is asked for anything, and is then what ``import inspect`` gives. One call is answered without it:
+    ``get_annotations`` of a class, as Python 3.12 and 3.13's ``dataclasses`` asks it for every class
+    (:func:`_class_annotations`: the same answer; any other call goes to the real function).
     """
-    import _imp
     import sys
     import types
 
@@ -26,16 +27,40 @@ def _load_inspect_when_used() -> None:
 
     class StandIn(types.ModuleType):
         def __getattr__(self, name: str):
-            _imp.acquire_lock()  # (two threads asking at once import it once)
-            try:
-                if sys.modules.get("inspect") is self:
-                    del sys.modules["inspect"]
-                import inspect
-            finally:
-                _imp.release_lock()
-            return getattr(inspect, name)
+            if name == "get_annotations":
+                return _class_annotations
+            return getattr(_real_inspect(), name)
 
     sys.modules["inspect"] = StandIn("inspect")
+
+
+def _real_inspect():
+    """The real ``inspect`` module, imported now if the stand-in is still in its place."""
+    import _imp
+    import sys
+
+    _imp.acquire_lock()  # (two threads asking at once import it once)
+    try:
+        if type(sys.modules.get("inspect")).__name__ == "StandIn":
+            del sys.modules["inspect"]
+        import inspect
+    finally:
+        _imp.release_lock()
+    return inspect
+
+
+def _class_annotations(obj, *, globals=None, locals=None, eval_str=False):  # noqa: A002 - inspect's own names
+    """``inspect.get_annotations`` (Python 3.10-3.13) for a class, without ``eval_str``: its own ``__annotations__``,
+    copied, or ``{}``; every other call is the real function's."""
+    import types
+
+    if isinstance(obj, type) and not eval_str:
+        annotations = obj.__dict__.get("__annotations__")
+        if annotations is None or isinstance(annotations, types.GetSetDescriptorType):
+            return {}
+        if isinstance(annotations, dict):
+            return dict(annotations)
+    return _real_inspect().get_annotations(obj, globals=globals, locals=locals, eval_str=eval_str)
 
 
 _load_inspect_when_used()

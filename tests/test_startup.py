@@ -189,3 +189,32 @@ def _counting(catalogue):
 
     read.langs = set()
     return read
+
+
+def test_the_stand_in_answers_a_class_s_annotations_as_inspect_does():
+    """Python 3.12 and 3.13's ``dataclasses`` asks ``inspect.get_annotations`` of every class: the stand-in's answer
+    is the real function's (a class's own annotations, copied), and any other call is the real function's."""
+    import inspect
+
+    from abkit import _class_annotations
+
+    class Plain:
+        pass
+
+    class Annotated:
+        x: int
+        y: "list[str]" = []
+
+    class Child(Annotated):
+        z: float
+
+    for cls in (Plain, Annotated, Child, int, type):
+        assert _class_annotations(cls) == inspect.get_annotations(cls)
+        if cls is Annotated:
+            assert _class_annotations(cls) is not Annotated.__dict__["__annotations__"]
+    assert _class_annotations(Annotated, eval_str=True) == inspect.get_annotations(Annotated, eval_str=True)
+
+    def function(a: int) -> str:
+        return str(a)
+
+    assert _class_annotations(function) == inspect.get_annotations(function) == {"a": "int", "return": "str"}
