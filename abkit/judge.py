@@ -62,7 +62,9 @@ def signature(trace: Trace | dict) -> tuple:
 
 
 def _num(x: object) -> object:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
+    """A number as a float rounded to 12 significant digits: one expectation summed in another order differs in its
+    last bits only (Python 3.12's ``sum()`` of floats is compensated, a loop of ``+=`` is not)."""
+    return float(f"{x:.12g}") if isinstance(x, (int, float)) and not isinstance(x, bool) else x
 
 
 def with_root_value(findings: list[Finding], student: Trace, game_to_move) -> list[Finding]:

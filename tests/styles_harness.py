@@ -140,7 +140,9 @@ def _outcome(trace: Trace, result: Any, error: BaseException | None) -> tuple:
 
 
 def _num(x: Any) -> Any:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
+    """As :func:`abkit.judge.signature` compares numbers: floats rounded to 12 significant digits (an expectation
+    summed in another order, a loop or Python 3.12's compensated ``sum()``, differs in its last bits only)."""
+    return float(f"{x:.12g}") if isinstance(x, (int, float)) and not isinstance(x, bool) else x
 
 
 def search(module: ModuleType, algorithm: str, case: Case) -> tuple:

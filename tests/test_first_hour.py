@@ -104,7 +104,8 @@ def test_trace_works_in_the_edition_without_solutions(copy):
 def test_the_stubs_doctests_run_in_the_edition(copy):
     proc = subprocess.run([sys.executable, "-m", "doctest", "-v", "exercises/minimax.py"], cwd=copy, capture_output=True,
                           text=True, encoding="utf-8", env=env(), timeout=120)
-    assert proc.returncode == 0 and "3 passed and 0 failed" in proc.stdout
+    # doctest's summary: "3 passed and 0 failed." up to Python 3.12, "3 passed." from 3.13
+    assert proc.returncode == 0 and re.search(r"^3 passed( and 0 failed)?\.$", proc.stdout, re.M), proc.stdout
 
 
 def code_blocks(text: str) -> list[str]:

@@ -350,3 +350,17 @@ def test_utility_on_a_terminal_root_passes_and_counted_searches_compare_by_count
     assert all(passes(c, trace, want) for c in ("values", "pruning", "nodes"))
     board = counted_search(reference("alphabeta"), TicTacToe(), "XXOOO.X..", "alphabeta")
     assert signature(board) == ("counts", board.nodes, board.leaves, float(board.value), board.action, "", "")
+
+
+def test_the_signature_takes_an_expectation_summed_in_any_order_as_one_value():
+    """Python 3.12's compensated ``sum()`` and a loop of ``+=`` give one expectation in different last bits: a
+    named mistake is matched on the signature, so it must not tell them apart; a real difference still shows."""
+    terms = [0.1 * k for k in range(1, 11)] + [1e-3, 1 / 3]
+    looped = 0.0
+    for term in terms:
+        looped += term
+    precise = math.fsum(terms)
+    assert looped != precise  # the two orders really differ here
+    assert signature(Trace("expectimax", "A", value=looped)) == signature(Trace("expectimax", "A", value=precise))
+    assert signature(Trace("expectimax", "A", value=precise)) != signature(Trace("expectimax", "A", value=precise + 1e-6))
+    assert signature(Trace("minimax", "A", value=3)) == signature(Trace("minimax", "A", value=3.0))
