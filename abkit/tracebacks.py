@@ -16,11 +16,27 @@ def student_traceback(error: BaseException, roots: list[Path]) -> list[str]:
     import traceback  # only when the student's code raised: a check of passing code never needs it
 
     lines = [line.rstrip("\n") for line in traceback.format_list(student_frames(error, roots))]
-    lines += [line.rstrip("\n") for line in traceback.format_exception_only(type(error), error)]
+    lines += [line.rstrip("\n") for line in _exception_only(traceback, error)]
     lines = [part for line in lines for part in line.split("\n")]
     if lines and "Did you mean" not in lines[-1]:
         lines[-1] += _suggestion(error)
     return lines
+
+
+def _exception_only(traceback, error: BaseException) -> list[str]:
+    """``traceback.format_exception_only`` of ``error``; or, when that raises (Python 3.13 asks an AttributeError or
+    a NameError for its ``name``: a student's may raise instead), the error's type and text as it would show them."""
+    try:
+        return traceback.format_exception_only(type(error), error)
+    except Exception:  # noqa: BLE001 - a student's exception that will not describe itself
+        kind = type(error).__qualname__
+        if type(error).__module__ not in ("__main__", "builtins"):
+            kind = f"{type(error).__module__}.{kind}"
+        try:
+            text = str(error)
+        except Exception:  # noqa: BLE001
+            text = "<exception str() failed>"
+        return [f"{kind}: {text}\n" if text else f"{kind}\n"]
 
 
 def _suggestion(error: BaseException) -> str:

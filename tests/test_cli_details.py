@@ -149,3 +149,24 @@ def test_an_attribute_error_that_will_not_say_its_name_gets_no_suggestion(tmp_pa
         raise Odd("odd")
     except Odd as error:
         assert student_traceback(error, [tmp_path])[-1].endswith("odd")
+
+
+def test_an_exception_the_traceback_module_cannot_describe_is_shown_by_its_type_and_text():
+    """Python 3.13's traceback module asks an AttributeError for its ``name``: a student's property that raises
+    there must not crash the feedback (here the standard function is made to fail on every version)."""
+    import types
+
+    from abkit.tracebacks import _exception_only
+
+    def refuse(*args):
+        raise RuntimeError("cannot")
+
+    class Loud(Exception):
+        def __str__(self):
+            raise ValueError("no text")
+
+    fake = types.SimpleNamespace(format_exception_only=refuse)
+    assert _exception_only(fake, ValueError("odd")) == ["ValueError: odd\n"]
+    assert _exception_only(fake, KeyError()) == ["KeyError\n"]
+    assert _exception_only(fake, Loud())[0].endswith("Loud: <exception str() failed>\n")
+    assert _exception_only(fake, Loud())[0].startswith("test_cli_details.")
