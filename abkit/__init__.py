@@ -6,6 +6,9 @@ handout builder (``handouts``), the shared step-through pages (``stepthrough``),
 and the command line import it. See docs/architecture.md and README.md here.
 """
 
+import sys as _sys
+from types import ModuleType as _ModuleType
+
 __version__ = "0.1.0"
 
 
@@ -19,30 +22,27 @@ def _load_inspect_when_used() -> None:
     ``get_annotations`` of a class, as Python 3.12 and 3.13's ``dataclasses`` asks it for every class
     (:func:`_class_annotations`: the same answer; any other call goes to the real function).
     """
-    import sys
-    import types
+    if "inspect" not in _sys.modules:
+        _sys.modules["inspect"] = StandIn("inspect")
 
-    if "inspect" in sys.modules:
-        return
 
-    class StandIn(types.ModuleType):
-        def __getattr__(self, name: str):
-            if name == "get_annotations":
-                return _class_annotations
-            return getattr(_real_inspect(), name)
+class StandIn(_ModuleType):
+    """The stand-in :func:`_load_inspect_when_used` puts in ``sys.modules``."""
 
-    sys.modules["inspect"] = StandIn("inspect")
+    def __getattr__(self, name: str):
+        if name == "get_annotations":
+            return _class_annotations
+        return getattr(_real_inspect(), name)
 
 
 def _real_inspect():
     """The real ``inspect`` module, imported now if the stand-in is still in its place."""
     import _imp
-    import sys
 
     _imp.acquire_lock()  # (two threads asking at once import it once)
     try:
-        if type(sys.modules.get("inspect")).__name__ == "StandIn":
-            del sys.modules["inspect"]
+        if isinstance(_sys.modules.get("inspect"), StandIn):
+            del _sys.modules["inspect"]
         import inspect
     finally:
         _imp.release_lock()

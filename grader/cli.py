@@ -56,14 +56,13 @@ def named_command(argv: list[str]) -> str:
 
 def plain_check(argv: list[str], lang: str) -> SimpleNamespace | None:
     """``abkit check`` or ``abkit check EXERCISE`` (no option: the command students type most) read without
-    argparse: the arguments argparse makes of it (``tests/test_cli.py`` compares the two), or None for any
-    other command line, which :func:`grader.arguments.build_parser` reads."""
+    argparse (:func:`grader.commands.check.plain`), or None for any other command line, which
+    :func:`grader.arguments.build_parser` reads."""
     if not argv or argv[0] != "check" or len(argv) > 2 or any(word.startswith("-") for word in argv[1:]):
         return None
-    from grader.commands.check import run
+    from grader.commands.check import plain
 
-    return SimpleNamespace(lang=lang, course=None, command="check", exercise=argv[1] if argv[1:] else None,
-                           every=False, exercises=None, html=None, run=run)
+    return plain(argv[1] if argv[1:] else None, lang)
 
 
 #: text the kit writes that a console's encoding must take: Hangul, α/β, ≤, ∞, the tree's lines and marks

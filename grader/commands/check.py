@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from types import SimpleNamespace
 
 from abkit.i18n import t
 
@@ -15,6 +16,13 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("--html", metavar="DIR", help=t("check.help.html", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
+
+
+def plain(exercise: str | None, lang: str) -> SimpleNamespace:
+    """What :func:`register`'s parser makes of ``abkit check [EXERCISE]`` without options (kept beside it:
+    ``tests/test_cli.py`` compares the two), for :func:`grader.cli.plain_check`."""
+    return SimpleNamespace(lang=lang, course=None, command="check", exercise=exercise, every=False, exercises=None,
+                           html=None, run=run)
 
 
 def run(args) -> int:
