@@ -689,6 +689,7 @@ def _warm_up(secrets: list[str] = ()) -> None:  # pragma: no cover - runs in the
     import abkit.tracebacks  # noqa: F401
     from abkit.coursefolder import KIT_CODE
 
+    compile("", "<warm-up>", "exec")  # compile() builds the ast module's types at its first call: once, here
     grader.confine.prepare(KIT_CODE, [Path(p) for p in secrets])  # as each child's _confine will ask
     _PREPARED[:] = [(_snapshot(), _guards())]  # what serve() holds the harness to: taken before any child exists
     from abkit.tictactoe import EMPTY, TicTacToe, winner
