@@ -28,7 +28,9 @@ VALUES = [str(n) for n in range(-99, 1000)] + ["1000", "2000", "10000", "20000",
                                                 "1.25", "3.0", "−3", "−10", "+∞", "−∞", "∞", "α", "β"]
 #: every particle a template may put after a value, longest first, and its pair
 PARTICLES = {form: pair for pair in PAIRS for form in pair}
-_BARE = re.compile(r"\}(" + "|".join(sorted(map(re.escape, PARTICLES), key=len, reverse=True)) + r")(?![가-힣])")
+#: a placeholder, perhaps with a parenthesis right after it (a call: "{function}({node})"), then a particle
+_BARE = re.compile(r"\}(?:\([^()]*\))?(" + "|".join(sorted(map(re.escape, PARTICLES), key=len, reverse=True))
+                   + r")(?![가-힣])")
 _DOUBLE = re.compile(r"[을이은과와]\((를|가|는|와|과)\)|\(으\)로")
 
 
@@ -84,8 +86,9 @@ _MARKUP = re.compile(r"([_^])\{([^{}]*)\}")
 
 
 def bare_particles(template: str) -> list[str]:
-    """The places in a Korean template where a particle follows a placeholder without a particle spec,
-    or where a particle is written both ways ("을(를)", "(으)로"). Sub- and superscript markup
+    """The places in a Korean template where a particle follows a placeholder without a particle spec (or a
+    parenthesis right after one: "{function}({node})을" is read by the function's name), or where a particle is
+    written both ways ("을(를)", "(으)로"). Sub- and superscript markup
     (``f_{t}``, ``b^{d}``) is not a placeholder."""
     template = _MARKUP.sub(r"\1\2", template)
     found = [template[max(0, m.start() - 12):m.end()] for m in _BARE.finditer(template)]
