@@ -250,11 +250,12 @@ class ForkServer:
 
     def _know(self, bodies: list[bytes]) -> None:
         message = json.dumps({"op": "know", "bodies": [b.decode("utf-8") for b in bodies]}, ensure_ascii=False)
-        if len(message) > 2 * KNOW_BYTES:  # (escaped quotes): too long for one datagram, left to the children
+        data = message.encode("utf-8")
+        if len(data) > 2 * KNOW_BYTES:  # (escaped quotes): too long for one datagram, left to the children
             return
         with self.lock:
             try:
-                self._socket.send(message.encode("utf-8"))
+                self._socket.send(data)
             except OSError:  # the server is gone: each child is started afresh and parses its requests
                 pass
 

@@ -113,6 +113,35 @@ def test_a_request_the_fork_server_knows_is_read_unparsed_and_each_test_gets_a_g
     assert child._game_for(stranger).tree == first.tree != other.tree  # another's parts under its id: not used
 
 
+def test_the_fork_server_is_told_the_shared_requests_in_datagrams_it_can_take():
+    """ForkServer.know sends parts of about KNOW_BYTES, each request once; a part longer in bytes than a datagram
+    may be (Hangul is three bytes a character) is not sent: its children parse those requests themselves."""
+    import threading
+
+    from grader.sandbox import KNOW_BYTES, ForkServer
+
+    class Socket:
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        def send(self, data: bytes) -> int:
+            self.sent.append(data)
+            return len(data)
+
+    server = object.__new__(ForkServer)
+    server.lock, server._socket = threading.Lock(), Socket()
+    small = [json.dumps({"op": "search", "id": k, "node": "A" * 1000}).encode() for k in range(200)]
+    server.know(small + small[:10])
+    told = [body.encode() for data in server._socket.sent for body in json.loads(data)["bodies"]]
+    assert told == small and len(server._socket.sent) > 1
+    assert all(len(data) <= 2 * KNOW_BYTES for data in server._socket.sent)
+    server._socket.sent.clear()
+    wide = json.dumps({"op": "search", "id": 1, "node": "가" * KNOW_BYTES}, ensure_ascii=False).encode()
+    assert len(wide.decode()) <= 2 * KNOW_BYTES < len(wide)  # short in characters, too long in bytes
+    server.know([wide])
+    assert server._socket.sent == []
+
+
 def test_a_class_graded_with_the_shared_requests_known_to_the_fork_server_gets_the_same_results(tmp_path,
                                                                                                monkeypatch):
     from grader.sandbox import ForkServer
