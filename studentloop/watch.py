@@ -41,9 +41,10 @@ def snapshot(folder: Path) -> dict[str, tuple[int, int]]:
 def watch(folder: Path, action: Callable[[], None], interval: float = 0.5,
           sleep: Callable[[float], None] = time.sleep) -> None:
     """Call ``action`` now and again after every change under ``folder``; returns only by an exception
-    (Ctrl-C is ``KeyboardInterrupt``)."""
-    action()
+    (Ctrl-C is ``KeyboardInterrupt``). The files are looked at before each call, so a file saved while ``action``
+    runs is checked again once it is over."""
     seen = snapshot(folder)
+    action()
     while True:
         sleep(interval)
         now = snapshot(folder)

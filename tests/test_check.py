@@ -251,6 +251,29 @@ def test_watch_imports_an_edited_helper_module_again(capsys, student):
     assert _fixed_between_checks(out)
 
 
+def test_watch_checks_again_a_file_saved_while_a_check_ran(tmp_path):
+    """A save made during a (slow) check is not taken as the state that check saw: it is checked once it is over."""
+    from studentloop.watch import watch
+
+    code = tmp_path / "alphabeta.py"
+    code.write_text("broken\n", encoding="utf-8")
+    checked = []
+
+    def check():
+        checked.append(code.read_text(encoding="utf-8"))
+        if len(checked) == 1:  # the student saves the fix while the first check is still running
+            code.write_text("fixed, and longer\n", encoding="utf-8")
+
+    def sleep(seconds):
+        if len(checked) > 1 or sleep.calls == 3:
+            raise KeyboardInterrupt
+        sleep.calls += 1
+    sleep.calls = 0
+    with pytest.raises(KeyboardInterrupt):
+        watch(tmp_path, check, sleep=sleep)
+    assert checked == ["broken\n", "fixed, and longer\n"]
+
+
 def test_a_real_ctrl_c_is_not_a_timeout():
     with pytest.raises(KeyboardInterrupt), Watchdog(60) as dog:
         raise KeyboardInterrupt
