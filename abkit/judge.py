@@ -11,6 +11,8 @@ are recorded depends on how the code is written, which the contract leaves open.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from abkit.compare import Finding, same_number
 from abkit.i18n import Message
 from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, CountedTrace, Trace, error_name
@@ -68,15 +70,26 @@ def _num(x: object) -> object:
 
 
 def with_root_value(findings: list[Finding], student: Trace, game_to_move) -> list[Finding]:
-    """``findings`` told true when the root's value call raised: a finding saying so comes first, and none
-    states a root value (there is none). ``game_to_move`` is PLAYER, to name the function called."""
-    if student.value_error is None or student.error is not None:
+    """``findings`` told true about the root's value, which no search returns: the recorder calls the student's
+    MAX-VALUE/MIN-VALUE on the root after the search (:func:`abkit.trace.root_value`), and a finding on that value
+    names the call. When the call raised, a finding saying so comes first, and none states a root value (there is
+    none). ``game_to_move`` is PLAYER, to name the function called."""
+    if student.error is not None:
         return findings
+    call = root_call(student, game_to_move)
+    if student.value_error is None:
+        return [replace(f, message=Message("compare.value_call", call=call, **f.message.params))
+                if f.kind == "value" and f.message.key == "compare.value" else f for f in findings]
+    said = Message("judge.root_value_error", call=call, error=error_name(student.value_error))
+    first = Finding("error", None, 0, said)
+    return [first, *(f for f in findings if f.kind != "value")]
+
+
+def root_call(student: Trace, game_to_move) -> str:
+    """The call :func:`abkit.trace.root_value` makes on ``student``'s root, as code: ``max_value(game, 'A', -∞, +∞)``
+    (``…`` for the depth-limited searches' further arguments)."""
     function = VALUE_FUNCTIONS.get(game_to_move(student.root), "max_value")
     spec = ALGORITHMS.get(student.algorithm)
     window = ", -∞, +∞" if spec is not None and spec.windowed else ""
     more = ", …" if spec is not None and spec.params else ""
-    call = f"{function}(game, {student.root!r}{window}{more})"
-    said = Message("judge.root_value_error", call=call, error=error_name(student.value_error))
-    first = Finding("error", None, 0, said)
-    return [first, *(f for f in findings if f.kind != "value")]
+    return f"{function}(game, {student.root!r}{window}{more})"

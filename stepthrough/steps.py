@@ -127,7 +127,7 @@ class _Calls:
             if call.parent is None and len(tops) > 1:
                 self.iteration(tops.index(i) + 1)
             elif i == 0:
-                self.out.append(Step("start", call.node, 0, Message("steps.start"), reset=True))
+                self.out.append(Step("start", call.node, 0, _start(self.trusted), reset=True))
             self.enter(i)
             stack.append(i)
         while stack:
@@ -152,6 +152,8 @@ class _Calls:
         visit = 1 if call.parent is None and node == key(self.trace.root) else max(call.visited_at, 1)
         self.t = max(self.t, visit if call.parent is not None else self.t)
         window = (call.alpha, call.beta) if call.alpha is not None or call.beta is not None else None
+        if call.synthetic and not self.trusted:  # no call on the root was seen: no window either
+            window = None
         changes = [(node, "o", str(visit)), (node, "s", "open")]
         if window is not None and not (node in tree and tree.is_leaf(node)):
             changes += [(node, "wa", f"α={fmt(window[0])}"), (node, "wb", f"β={fmt(window[1])}")]
@@ -179,6 +181,9 @@ class _Calls:
                 start += "_plain"
             say = Message(start, node=call.node, alpha=fmt(call.alpha), beta=fmt(call.beta))
             v, shown = self.v[i], True
+        elif call.synthetic:  # the search loops over the root's actions itself (or its call was not recorded)
+            say = Message("steps.your_root", node=call.node)
+            v, shown = None, False
         else:
             function = {MAX: "MAX-VALUE", MIN: "MIN-VALUE", CHANCE: "CHANCE-VALUE"}.get(player, "?")
             say = Message("steps.your_enter" if window is not None else "steps.your_enter_plain", function=function,
@@ -199,9 +204,8 @@ class _Calls:
 
     def finish(self, i: int) -> None:
         """Call ``i`` returns (a return or a cut-off step unless it was valued at once), then its parent gets its value."""
-        call, tree = self.trace.calls[i], self.tree
-        node = key(call.node)
-        if i not in self.leafy:
+        call = self.trace.calls[i]
+        if i not in self.leafy and not (call.synthetic and not self.trusted):  # (the root's value: the last step)
             self.close(i)
         if call.parent is not None:
             self.back(call.parent, i)
@@ -321,13 +325,18 @@ def _done(trace: Trace, tree: Tree, t: int, trusted: bool, changes: list | None 
 
 # -- the observed reading ---------------------------------------------------------
 
+def _start(trusted: bool) -> Message:
+    """The first step's sentence: the pseudocode's search, or the student's as recorded."""
+    return Message("steps.start" if trusted else "steps.your_start")
+
+
 def _observed(trace: Trace, tree: Tree, trusted: bool) -> list[Step]:
     """A step per generated state and per evaluated state (valued from the tree); the children never generated
     shown pruned at the end, without a reason (none was observed)."""
     from abkit.textree import drawing
 
     parents = tree.parents()
-    out = [Step("start", key(trace.root), 0, Message("steps.start"), reset=True)]
+    out = [Step("start", key(trace.root), 0, _start(trusted), reset=True)]
     evaluated = [key(n) for n in trace.evaluated]
     seen: set = set()
     e = 0

@@ -103,6 +103,19 @@ def test_known_mistakes_name_the_node_and_the_cut(abkit, student, edits, lang, w
     assert ("Progress: 4/5 exercises" if lang == "en" else "진행: 연습 문제 5개 중 4개 완료") in run.out  # all of them
 
 
+def test_a_root_value_off_is_said_of_the_call_that_gave_it(abkit, student):
+    """The search loops over the root's actions itself (and chooses well); the root's value is its MAX-VALUE called
+    on the root after the search, with α and β swapped: the finding names that call, not the search."""
+    swapped = [("v = max(v, min_value(game, game.result(state, a), alpha, beta))",
+                "v = max(v, min_value(game, game.result(state, a), beta, alpha))")]
+    folder = student(edited(ALPHABETA, swapped))
+    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "en")
+    assert ("First difference: max_value(game, 'A', -∞, +∞), called on the root after the search to check its value, "
+            "returned 14; expected 3.") in run.out and "the value of the root is" not in run.out
+    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "ko")
+    assert "탐색이 끝난 뒤 루트의 값을 확인하려고 호출한 max_value(game, 'A', -∞, +∞)의 결과는 14, 정답은 3입니다." in run.out
+
+
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
     """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")

@@ -243,7 +243,13 @@ def test_student_steps_state_returned_values_but_never_a_running_value():
     assert all(not s.shown for s in mine if s.kind in ("enter", "back"))
     assert all(s.bounds is None for s in mine)
     returned = {s.node: s.v for s in mine if s.kind in ("return", "cut", "leaf")}
-    assert returned == {c.node: c.value for c in student.calls}  # the root: its MAX-VALUE called after the search
+    assert returned == {c.node: c.value for c in student.calls if not c.synthetic}
+    root = student.calls[0]  # the search looped over A's actions itself: A's value is its MAX-VALUE called after it
+    assert root.synthetic and "A" not in returned and mine[-1].kind == "done" and mine[-1].v == root.value == 3
+    assert "called on the root after it" in mine[-1].say.render("en")
+    entered = [s.say.render("en") for s in mine if s.kind == "enter"]
+    assert entered[0] == "Your search starts at the root A." and mine[1].window is None  # no call on A was seen
+    assert all(text.startswith("Your search called") for text in entered[1:])
 
 
 def test_a_page_escapes_whatever_the_students_trace_holds():
