@@ -71,8 +71,8 @@ def compare(student: Trace, expected: Trace, tree: Tree, prune_on_equality: bool
         findings.extend(_calls(student, expected, tree, limit=divergence.time if divergence else None))
     if not divergence:
         evaluated = _evaluated(student, expected, tree)
-        if evaluated:
-            findings.append(evaluated)
+        if evaluated and not (student.error is not None and evaluated.message.key == "compare.evaluated_missing"):
+            findings.append(evaluated)  # (a search that raised evaluated nothing more: the error finding says why)
     end = len(student.visited) + 1
     if student.error is None and not same_number(student.value, expected.value):
         findings.append(Finding("value", None, end, _value_message(student, expected, tree)))

@@ -23,11 +23,12 @@ from dataclasses import replace
 from pathlib import Path
 
 from abkit.cache import Entry, entry
+from abkit.compare import Finding
 from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.feedback import TestResult, render_result
 from abkit.fixture import fixture_paths
-from abkit.i18n import LANGS, t
+from abkit.i18n import LANGS, Message, t
 from abkit.info import Course, Exercise, load_info
 from abkit.textree import UNICODE, Glyphs
 
@@ -253,7 +254,7 @@ def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> list[str
             continue
         seen.add(result.status)
         if result.traceback and result.traceback[-1] in seen:  # the same error again: its traceback once is enough
-            result = replace(result, traceback=[])
+            result = replace(result, traceback=[], findings=[_again(f) for f in result.findings])
         seen.add(result.traceback[-1] if result.traceback else None)
         lines.append(render_result(result, lang, g=g, show_tree=not tree_shown))
         tree_shown = tree_shown or (not result.passed and result.student is not None)
@@ -264,6 +265,14 @@ def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> list[str
     key = "check.summary.done" if run.done else "check.summary.todo"
     lines.append(t(key, lang, name=run.name, passed=run.passed, total=run.total))
     return lines
+
+
+def _again(finding: Finding) -> Finding:
+    """An error finding of a test whose traceback is left out (an earlier test's showed the same error): it says
+    where the traceback is."""
+    if finding.message.key != "compare.error":
+        return finding
+    return replace(finding, message=Message("compare.error_again", **finding.message.params))
 
 
 def status_line(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> str:

@@ -116,6 +116,19 @@ def test_a_root_value_off_is_said_of_the_call_that_gave_it(abkit, student):
     assert "탐색이 끝난 뒤 루트의 값을 확인하려고 호출한 max_value(game, 'A', -∞, +∞)의 결과는 14, 정답은 3입니다." in run.out
 
 
+def test_an_exception_is_told_once_with_its_traceback_and_no_advice_on_what_it_stopped(abkit, student):
+    """A search that raises at C evaluated nothing after it because it raised: no finding tells it to call UTILITY;
+    the traceback is shown at the first test, and the later tests say it is there."""
+    raising = [("    v = math.inf\n", "    v = math.inf\n    if state == 'C':\n        raise ValueError('oops')\n")]
+    for lang, below, above in (("en", "(its traceback is shown below)", "as in a test above (its traceback is shown there)"),
+                               ("ko", "(아래에 트레이스백이 있습니다)", "(트레이스백은 그 테스트에 있습니다)")):
+        run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, raising)), "--lang", lang)
+        assert run.status == 1 and "UTILITY" not in run.out
+        shown = run.out.count("Where your code failed" if lang == "en" else "코드가 실패한 곳")
+        assert shown == 1 and run.out.count(below) == 1 and run.out.count(above) > 5
+        assert run.out.index(below) < run.out.index(above)
+
+
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
     """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
