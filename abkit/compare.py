@@ -283,7 +283,8 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
             wrong_returns.append((s.returned_at if s.returned_at is not None else s.visited_at, -k, s, e))
     if wrong_returns:  # the first to return: the one that returned when fewest nodes were generated, the deepest
         time, _, s, e = min(wrong_returns, key=lambda r: r[:2])
-        key_ = "compare.return_chance" if e.player == CHANCE else "compare.return"
+        key_ = "compare.return_chance" if e.player == CHANCE else \
+            "compare.return_leaf" if s.node in tree and tree.is_leaf(s.node) else "compare.return"
         found.append(Finding("return", s.node, time, Message(key_, node=s.node, got=shown(s.value), want=fmt(e.value))))
     return found
 

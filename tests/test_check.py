@@ -129,6 +129,19 @@ def test_an_exception_is_told_once_with_its_traceback_and_no_advice_on_what_it_s
         assert run.out.index(below) < run.out.index(above)
 
 
+def test_a_leaf_that_returned_a_wrong_value_is_told_it_is_a_terminal_state(abkit, student):
+    """MAX-VALUE without its terminal test returns -∞ at a leaf: the finding says what a terminal state returns, not
+    'the best child value found'."""
+    no_test = [("    # BEGIN SOLUTION\n    if game.terminal_test(state):\n        return game.utility(state)\n    v = -math.inf",
+                "    # BEGIN SOLUTION\n    v = -math.inf")]
+    folder = student(minimax=edited(MINIMAX, no_test))
+    run = abkit("check", "minimax", "--exercises", folder, "--lang", "en")
+    assert "B1 returned -∞; the pseudocode returns 3: B1 is a terminal state, where MAX-VALUE and MIN-VALUE return " \
+           "UTILITY(B1) at once." in run.out and "best child value" not in run.out
+    run = abkit("check", "minimax", "--exercises", folder, "--lang", "ko")
+    assert "B1은 단말 상태이므로 MAX-VALUE와 MIN-VALUE는 곧바로 UTILITY(B1) 값을 돌려줍니다." in run.out
+
+
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
     """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
