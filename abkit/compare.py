@@ -290,11 +290,14 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
 
 
 def _window_hint(s, e, parent, child_of_root: bool) -> Message:
-    """What the window a node was entered with says, from the student's own calls: the root that passes no updated
+    """What the window a node was entered with says, from the student's own calls: α above β (the two swapped in a
+    call), the root that passes no updated
     bound, a parent that passes on the window it was entered with (its bound not updated after an earlier child, or
     -∞, +∞ passed afresh: the two look alike there), -∞, +∞ where the parent had a narrower window (passed afresh)."""
     full = (-math.inf, math.inf)
     window = (s.alpha, s.beta)
+    if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in window) and s.alpha > s.beta:
+        return Message("compare.hint.swapped")  # no search of the pseudocode enters a node with α above β
     if child_of_root and window == full and (e.alpha, e.beta) != full:
         return Message("compare.hint.root_passes")
     if parent is not None and parent.player in (MAX, MIN) and not child_of_root \

@@ -112,8 +112,11 @@ def test_a_root_value_off_is_said_of_the_call_that_gave_it(abkit, student):
     run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "en")
     assert ("First difference: max_value(game, 'A', -∞, +∞), called on the root after the search to check its value, "
             "returned 14; expected 3.") in run.out and "the value of the root is" not in run.out
+    assert ("C1a was entered with α=+∞, β=5; the pseudocode enters it with α=5, β=+∞. Its α is above its β, which no "
+            "call of the pseudocode has: check the order in which α and β are passed") in run.out
     run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "ko")
     assert "탐색이 끝난 뒤 루트의 값을 확인하려고 호출한 max_value(game, 'A', -∞, +∞)의 결과는 14, 정답은 3입니다." in run.out
+    assert "α가 β보다 큰데, 의사코드에는 그런 호출이 없습니다." in run.out
 
 
 def test_an_exception_is_told_once_with_its_traceback_and_no_advice_on_what_it_stopped(abkit, student):
