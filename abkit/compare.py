@@ -321,6 +321,8 @@ def _evaluated(student: Trace, expected: Trace, tree: Tree) -> Finding | None:
     time = student.visited.index(node) + 1 if node in student.visited else len(student.visited)
     if i >= len(s):
         message = Message("compare.evaluated_missing", fn=_function(tree, e[i]), want=e[i])
+    elif s[i] in s[:i] and s[:i + 1].count(s[i]) > list(e).count(s[i]):  # more often than the pseudocode ever does
+        message = Message("compare.evaluated_again", fn=_function(tree, s[i]), got=s[i])
     elif i >= len(e):
         message = Message("compare.evaluated_extra", fn=_function(tree, s[i]), got=s[i])
     else:

@@ -145,6 +145,18 @@ def test_a_leaf_that_returned_a_wrong_value_is_told_it_is_a_terminal_state(abkit
     assert "B1은 단말 상태이므로 MAX-VALUE와 MIN-VALUE는 곧바로 UTILITY(B1) 값을 돌려줍니다." in run.out
 
 
+def test_a_state_evaluated_twice_is_said_to_be(abkit, student):
+    twice = [("    if game.terminal_test(state):\n        return game.utility(state)\n    v = math.inf",
+              "    if game.terminal_test(state):\n        game.utility(state)\n        return game.utility(state)\n"
+              "    v = math.inf")]
+    folder = student(edited(ALPHABETA, twice))
+    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "en")
+    assert "First difference: your search called UTILITY on B1 a second time: the pseudocode calls UTILITY once on " \
+           "each terminal state it reaches" in run.out and "where the pseudocode calls UTILITY on B2" not in run.out
+    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "ko")
+    assert "내 탐색은 B1에 UTILITY 함수를 두 번째로 호출했습니다." in run.out
+
+
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
     """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")

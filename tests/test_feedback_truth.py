@@ -235,16 +235,21 @@ def test_iterative_deepening_without_calls_numbers_its_searches_of_the_root():
 def test_evaluation_differences_are_said_as_they_are():
     expected = reference_trace(AIMA.game(), "A", "alphabeta")
     fewer = bare(list(expected.visited), expected.evaluated[:-1], value=3)
-    more = bare(list(expected.visited), expected.evaluated + ["D3"], value=3)
-    other = bare(list(expected.visited), ["B1", "B2", "B2"] + expected.evaluated[3:], value=3)
+    more = bare(list(expected.visited), expected.evaluated + ["C2"], value=3)
+    other = bare(list(expected.visited), ["B1", "B2", "C1"] + expected.evaluated[3:], value=3)
+    again = bare(list(expected.visited), ["B1", "B2", "B2"] + expected.evaluated[3:], value=3)
+    last_again = bare(list(expected.visited), expected.evaluated + ["D3"], value=3)
     first = {name: compare(t, expected, AIMA.tree)[0].message for name, t in
-             [("fewer", fewer), ("more", more), ("other", other)]}
+             [("fewer", fewer), ("more", more), ("other", other), ("again", again), ("last_again", last_again)]}
     assert first["fewer"].render("en").startswith("the pseudocode calls UTILITY on D3 next, but your search evaluated "
                                                   "nothing more")
-    assert first["more"].render("en").startswith("your search called UTILITY on D3 after every state the pseudocode")
-    assert first["other"].render("en").startswith("your search called UTILITY on B2 where the pseudocode calls "
+    assert first["more"].render("en").startswith("your search called UTILITY on C2 after every state the pseudocode")
+    assert first["other"].render("en").startswith("your search called UTILITY on C1 where the pseudocode calls "
                                                   "UTILITY on B3")
-    assert first["other"].render("ko").startswith("의사코드가 B3에 UTILITY 함수를 호출하는 자리에서 내 탐색은 B2에")
+    assert first["other"].render("ko").startswith("의사코드가 B3에 UTILITY 함수를 호출하는 자리에서 내 탐색은 C1에")
+    assert first["again"].render("en").startswith("your search called UTILITY on B2 a second time")
+    assert first["last_again"].render("en").startswith("your search called UTILITY on D3 a second time")
+    assert first["again"].render("ko").startswith("내 탐색은 B2에 UTILITY 함수를 두 번째로 호출했습니다.")
 
 
 def test_marks_say_where_the_drawn_search_leaves_the_expected_one():
