@@ -373,8 +373,10 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path,
             result.status, result.detail = "error", {"memory": _seconds(course.memory_limit)}
         else:
             result.status, result.detail = "timeout", {"seconds": _seconds(course.time_limit)}
-    except SystemExit as error:
-        result.status, result.detail, result.tree = "crashed", {"reason": _one_line(error)}, None
+    except SystemExit as error:  # sys.exit() in the student's code: where it was called, when it was
+        result.status, result.tree, result.student, result.findings = "crashed", None, None, []
+        result.detail = {"reason": _one_line(error), "message": Message("check.exit", code=repr(error.code))}
+        result.traceback = _trim(student_traceback(error, [folder]))
     if result.status == "error" and result.traceback and result.traceback[-1].startswith("MemoryError"):
         # the system's limit stopped it: where (the traceback) is what matters, not the half-searched tree
         result.detail = {**result.detail, "memory": _seconds(course.memory_limit)}

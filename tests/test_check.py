@@ -213,7 +213,8 @@ def test_an_endless_loop_at_import_is_stopped_too(abkit, student):
     ("raise SystemExit(3)\n", "Your code could not run: SystemExit(3)"),
     ("def max_value(game, state):\n    return 0\n", "minimax_decision is missing from minimax.py"),
     (MINIMAX.replace("    if game.terminal_test(state):\n        return None", "    raise SystemExit(1)"),
-     "Your code could not run: SystemExit(1)"),
+     "Your code ended the program with SystemExit(1) (sys.exit or exit): a search returns its value; it must not end "
+     "the program.\n    Where your code failed (your files only):\n"),
 ])
 def test_a_file_that_cannot_run_says_why(abkit, student, source, words):
     run = abkit("check", "minimax", "--exercises", student(minimax=source), "--lang", "en")
