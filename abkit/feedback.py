@@ -32,7 +32,8 @@ class TestResult:
     title: per language. status: one of ``STATUSES``; findings: from
     :func:`abkit.compare.compare`; student/expected/tree: what to draw
     (``None`` when there is nothing to draw); traceback: the student's own frames;
-    detail: extra words for the status (the missing function, the time limit, ...).
+    detail: extra words for the status (the missing function, the time limit, ...); output: the first lines the
+    student's code printed during the test (``abkit check``), printed: how many lines it printed in all.
     """
 
     exercise: str
@@ -46,6 +47,8 @@ class TestResult:
     prune_on_equality: bool = True
     traceback: list[str] = field(default_factory=list)
     detail: dict = field(default_factory=dict)
+    output: str = ""
+    printed: int = 0
 
     __test__ = False  # a name pytest would otherwise try to collect
 
@@ -75,7 +78,9 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
     head = f"### {mark} {title}" if markdown else f"{mark} {title}"
     lines = [head]
     if result.passed:
-        return lines[0]
+        if result.printed:
+            lines.append(("" if markdown else "    ") + t("feedback.printed_passed", lang, count=result.printed))
+        return "\n".join(lines)
     indent = "" if markdown else "    "
     status = _status_text(result, lang)
     if status:
@@ -90,6 +95,11 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
     if result.traceback:
         lines.append(f"{indent}{t('feedback.traceback', lang)}")
         lines.extend(_block(result.traceback[:-1] + [error_line(result.traceback[-1], lang)], indent, markdown))
+    if result.output:
+        key_ = "feedback.printed" if result.printed <= result.output.count("\n") + 1 else "feedback.printed_first"
+        shown = result.output.split("\n")
+        lines.append(f"{indent}{t(key_, lang, count=result.printed, shown=len(shown))}")
+        lines.extend(_block(shown, indent, markdown))
     drawn = render_tree(result.student, result.tree, result.prune_on_equality, lang, g, expected=result.expected) \
         if show_tree and result.tree is not None and result.student is not None else []
     if drawn:  # the search generated something on the tree

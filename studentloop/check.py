@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import _thread
 import functools
+import io
 import math
 import os
 import re
@@ -362,7 +363,9 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path,
         result.traceback, result.tree = list(student.failure.traceback), None
         return result
     watchdog = Watchdog(course.time_limit)
+    printed, shown = Printed(), sys.stdout
     try:
+        sys.stdout = printed  # what the student's code prints: kept with its test (the first lines), not poured out
         with watchdog:
             KINDS[case.kind](case, student.module, course, folder, result)
     except KeyboardInterrupt:
@@ -377,11 +380,47 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path,
         result.status, result.tree, result.student, result.findings = "crashed", None, None, []
         result.detail = {"reason": _one_line(error), "message": Message("check.exit", code=repr(error.code))}
         result.traceback = _trim(student_traceback(error, [folder]))
+    finally:
+        sys.stdout = shown
+        result.output, result.printed = printed.first(), printed.lines
     if result.status == "error" and result.traceback and result.traceback[-1].startswith("MemoryError"):
         # the system's limit stopped it: where (the traceback) is what matters, not the half-searched tree
         result.detail = {**result.detail, "memory": _seconds(course.memory_limit)}
         result.student, result.tree, result.findings = None, None, []
     return result
+
+
+class Printed(io.TextIOBase):
+    """A stand-in for ``sys.stdout`` while a test runs: keeps the first :attr:`LINES` lines (at most :attr:`SIZE`
+    characters) of what is written and counts the lines of all of it."""
+
+    LINES, SIZE = 10, 2000
+
+    def __init__(self) -> None:
+        self.kept: list[str] = []
+        self.size = self.breaks = 0
+        self.open = False  # the last line written has no newline yet
+
+    @property
+    def lines(self) -> int:
+        return self.breaks + self.open
+
+    def write(self, text: str) -> int:
+        text = str(text)
+        if text:
+            self.breaks += text.count("\n")
+            self.open = not text.endswith("\n")
+            if self.size < self.SIZE:
+                self.kept.append(text[:self.SIZE - self.size])
+                self.size += len(self.kept[-1])
+        return len(text)
+
+    def writable(self) -> bool:
+        return True
+
+    def first(self) -> str:
+        """The first lines written (without the last newline)."""
+        return "\n".join("".join(self.kept).split("\n")[:self.LINES]).rstrip("\n")
 
 
 def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:

@@ -157,6 +157,23 @@ def test_a_state_evaluated_twice_is_said_to_be(abkit, student):
     assert "내 탐색은 B1에 UTILITY 함수를 두 번째로 호출했습니다." in run.out
 
 
+def test_what_the_code_prints_stays_with_its_test(abkit, student):
+    """Prints are kept per test: a failing test shows the first ten lines and how many there were, a passing one how
+    many it printed; nothing is poured out ahead of the report."""
+    printing = STRICT + [("    for a in game.actions(state):\n        v = max(v,",
+                          "    for a in game.actions(state):\n        print('at', state, a)\n        v = max(v,")]
+    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, printing)), "--lang", "en")
+    assert run.out.startswith("== alphabeta")  # no print before the report
+    assert "✓ AIMA Figure 5.2 (alphabeta/aima-fig-5-2)\n    (your code printed 3 lines during this test: shown for " \
+           "failing tests only)" in run.out
+    assert "✗ Ties at the root (alphabeta/root-ties)" in run.out
+    failing = run.out.split("✗ Ties at the root (alphabeta/root-ties)")[1].split("\n✓")[0].split("\n✗")[0]
+    assert "    Your code printed, during this test:\n      at A B\n      at A C\n      at A D\n" in failing
+    assert "Your code printed 96 lines during this test; the first 10:" in run.out  # a tic-tac-toe position
+    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, printing)), "--lang", "ko")
+    assert "이 테스트 동안 코드가 96줄을 출력했습니다. 처음 10줄:" in run.out
+
+
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
     """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
