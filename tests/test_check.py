@@ -174,6 +174,16 @@ def test_what_the_code_prints_stays_with_its_test(abkit, student):
     assert "이 테스트 동안 코드가 96줄을 출력했습니다. 처음 10줄:" in run.out
 
 
+def test_a_max_value_that_never_updates_alpha_is_caught_on_a_public_tree(abkit, student):
+    """MAX-VALUE without ``alpha = max(alpha, v)``: the deep cut-off tree's C1c is entered with the root's α instead
+    of C1's own, and the finding says which node passed it on unchanged."""
+    no_update = [("            return v\n        alpha = max(alpha, v)\n", "            return v\n")]
+    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, no_update)), "--lang", "en")
+    assert "✗ A deep cut-off (alphabeta/deep-cutoff)\n    First difference: C1c was entered with α=5, β=+∞; the " \
+           "pseudocode enters it with α=7, β=+∞. C1 passed on the window it was entered with, unchanged: check that a " \
+           "MAX node updates α after each child" in run.out
+
+
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
     """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
@@ -359,10 +369,11 @@ def test_direct_calls_and_their_expected_subtrace():
 
     fixture = load_fixture(PUBLIC_FIXTURES / "deep-cutoff.yaml")
     assert direct_calls(fixture) == [("C", 5, float("inf")), ("C1", 5, float("inf")), ("C1a", 5, float("inf")),
-                                     ("C1b", 5, float("inf"))]
+                                     ("C1b", 5, float("inf")), ("C1c", 7, float("inf"))]
     part = subtrace(expected_trace(fixture, "alphabeta"), "C1", 5, float("inf"))
-    assert part.visited == ["C1", "C1a", "C1a1", "C1b", "C1b1", "C1b2"] and part.value == 6
-    assert part.evaluated == ["C1a1", "C1b1", "C1b2"] and [c.parent for c in part.calls] == [None, 0, 1, 0, 3, 3]
+    assert part.visited == ["C1", "C1a", "C1a1", "C1b", "C1b1", "C1b2", "C1c", "C1c1"] and part.value == 7
+    assert part.evaluated == ["C1a1", "C1b1", "C1b2", "C1c1"]
+    assert [c.parent for c in part.calls] == [None, 0, 1, 0, 3, 3, 0, 6]
 
 
 def test_plain_pytest_on_exercises_reports_check_feedback():
