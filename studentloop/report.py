@@ -145,9 +145,12 @@ def info_path(folder: Path) -> Path:
 
 
 def chosen(course: Course, name: str | None) -> list[str]:
-    """The exercises to report on: ``name``, or all; an unknown name is a usage error."""
+    """The exercises to report on: ``name``, or all; an unknown name is a usage error. An exercise's file stands
+    for it (``exercises/alphabeta.py``, ``alphabeta.py``: what a student may type or paste)."""
     if name is None:
         return course.names()
+    stem = name.replace("\\", "/").rsplit("/", 1)[-1][:-3] if name.endswith(".py") else name
+    name = stem if course.get(stem) is not None else name
     if course.get(name) is None:
         raise UsageError("check.unknown", name=name, names=", ".join(course.names()))
     return [name]

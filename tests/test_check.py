@@ -184,6 +184,13 @@ def test_a_max_value_that_never_updates_alpha_is_caught_on_a_public_tree(abkit, 
            "MAX node updates α after each child" in run.out
 
 
+@pytest.mark.parametrize("typed", ["minimax.py", "exercises/minimax.py", "exercises\\minimax.py"])
+def test_an_exercise_may_be_named_by_its_file(abkit, student, typed):
+    run = abkit("check", typed, "--exercises", student(), "--lang", "en")
+    assert run.status == 0 and "== minimax · Minimax decision ==" in run.out and "== alphabeta" not in run.out
+    assert abkit("check", "negamax.py", "--exercises", student(), "--lang", "en").status == 2
+
+
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
     """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
     run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
