@@ -122,15 +122,28 @@ def parse_fixture(text: str, path: str | Path = "<fixture>") -> Fixture:
 
 
 def load_fixtures(paths: list[str | Path], cache: bool = False) -> list[Fixture]:
-    """Every fixture under ``paths`` (files, or folders searched for ``*.yaml``), sorted by path.
+    """Every fixture under ``paths`` (files, or folders searched for ``*.yaml``), sorted by path; two with one id are
+    a :class:`FixtureError` (:func:`unique_ids`).
 
     ``cache``: through the kit's cache (:mod:`abkit.cache`): the files are parsed again only when one changed, was
     added or went away; what this returns is the same either way (a bad file raises the same error).
     """
     files = fixture_paths(paths)
     if not cache:
-        return [load_fixture(p) for p in files]
-    return cached("fixtures", files, lambda: [load_fixture(p) for p in files])
+        return unique_ids([load_fixture(p) for p in files])
+    return cached("fixtures", files, lambda: unique_ids([load_fixture(p) for p in files]))
+
+
+def unique_ids(fixtures: list[Fixture]) -> list[Fixture]:
+    """``fixtures``, when no two of them share an id (a test's name is its fixture's id: two trees of one folder with
+    one id would be graded as one); else :class:`FixtureError` at the second one's ``id``."""
+    first: dict[str, Fixture] = {}
+    for fixture in fixtures:
+        if fixture.id in first:
+            raise FixtureError(fixture.path or "<fixture>", fixture.lines.get("id", 1),
+                               Message("fixture.duplicate_id", id=fixture.id, other=str(first[fixture.id].path)))
+        first[fixture.id] = fixture
+    return fixtures
 
 
 def fixture_paths(paths: list[str | Path]) -> list[Path]:

@@ -346,11 +346,13 @@ class _Reader(_TreeReader, _ExpectedReader):
         if not isinstance(doc, MappingNode):
             raise self.fail(doc, "fixture.not_mapping")
         fields: dict[str, Node] = {}
+        id_line = 1
         for key, value in doc.value:
             name = scalar(key)
             if name not in KEYS:
                 raise self.fail(key, "fixture.unknown_key", key=name, known=", ".join(KEYS))
             fields[name] = value
+            id_line = line_of(key) if name == "id" else id_line
         game = self.text(fields["game"]) if "game" in fields else "tree"
         if game not in GAMES:
             raise self.fail(fields["game"], "fixture.bad_game", found=game, known=", ".join(GAMES))
@@ -375,6 +377,7 @@ class _Reader(_TreeReader, _ExpectedReader):
             fixture.tags = self.tags(fields["tags"])
         if "expected" in fields:
             fixture.expected, fixture.lines = self.expected(fields["expected"], fixture)
+        fixture.lines["id"] = id_line
         if "weights" in fields or "features" in fields:
             fixture.weights, fixture.features = self.weighted(fields, fixture.tree)
         if fixture.tree is not None and fixture.depth is not None:

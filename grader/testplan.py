@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from abkit.coursefolder import current_course
-from abkit.fixture import Fixture, fixture_paths, load_fixture
+from abkit.fixture import Fixture, fixture_paths, load_fixture, unique_ids
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
 from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES
@@ -174,8 +174,9 @@ class TestPlan:
     def __init__(self, rubric: Rubric, seed: int = 0) -> None:
         self.rubric, self.seed = rubric, seed
         self.rule = rubric.prune_on_equality
-        self.fixtures = [(source, fx) for source in rubric.sources
-                         for fx in map(load_fixture, _fixture_files(getattr(current_course(), SOURCE_FOLDERS[source])))
+        self.fixtures = [(source, fx) for source in rubric.sources  # a test's name holds its source and tree's id
+                         for fx in unique_ids([load_fixture(p) for p in
+                                               _fixture_files(getattr(current_course(), SOURCE_FOLDERS[source]))])
                          if any(fits(EXERCISES[e], fx) for e in rubric.points)]
         self._expected: dict[str, Trace] = {}
         self.shared = {exercise: [x for x in self._fixture_tests(exercise) if self._usable(x)]

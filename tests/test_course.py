@@ -267,3 +267,26 @@ def test_the_build_step_can_import_the_course_folder_module_without_the_kits_dep
             "from abkit.coursefolder import PACKAGED_COURSE, copy_course; print('ok')")
     proc = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, text=True)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_two_trees_of_one_folder_with_one_id_are_refused_everywhere(abkit, tmp_path):
+    """A test is named by its tree's id: two public trees sharing one would be graded as one (a correct student
+    judged against the other tree). verify, grade and check refuse the course, naming both files and the line."""
+    course = tmp_path / "course"
+    assert abkit("init", course, "--seed", "1", "--lang", "en").status == 0
+    copy = course / "fixtures" / "public" / "aima-fig-5-2.yaml"
+    copy.write_text(copy.read_text(encoding="utf-8").replace("id: aima-fig-5-2", "id: min-root"), encoding="utf-8")
+    said = f"the id 'min-root' is also the id of {copy}"
+    verify = abkit("--course", course, "fixtures", "verify", "--lang", "en")
+    assert verify.status == 2 and f"{course / 'fixtures' / 'public' / 'min-root.yaml'}:" in verify.err
+    assert said in verify.err and "Traceback" not in verify.err
+    grade = abkit("--course", course, "grade", course / "examples" / "submissions", "--out", tmp_path / "out",
+                  "--lang", "en")
+    assert grade.status == 2 and said in grade.err and not (tmp_path / "out").exists()
+    check = abkit("--course", course, "check", "--lang", "ko")
+    assert check.status == 2 and "파일의 id와 같습니다" in check.err
+    hidden = course / "fixtures" / "hidden"  # one id in public and in hidden: two tests of their own names
+    (hidden / "same-as-public.yaml").write_text(copy.read_text(encoding="utf-8").replace("id: min-root",
+                                                                                        "id: aima-fig-5-2"))
+    copy.write_text(copy.read_text(encoding="utf-8").replace("id: min-root", "id: aima-fig-5-2"), encoding="utf-8")
+    assert abkit("--course", course, "fixtures", "verify", "--lang", "en").status == 0

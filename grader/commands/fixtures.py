@@ -8,7 +8,7 @@ from pathlib import Path
 
 from abkit.coursefolder import current_course, same_course
 from abkit.errors import UsageError
-from abkit.fixture import FixtureError, fixture_paths, load_fixture
+from abkit.fixture import FixtureError, fixture_paths, load_fixture, unique_ids
 from abkit.i18n import t
 from abkit.randomtree import ORDERINGS, GenerationError
 
@@ -61,13 +61,16 @@ def run_verify(args) -> int:
     if not paths:
         raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [current_course().fixtures])))
     broken = disagreements = checked = 0
+    folders: dict[Path, list] = {}  # the fixtures of each folder a test plan reads (public, hidden): one id each
     for path in paths:
         try:
             fixture = load_fixture(path)
+            unique_ids([*folders.setdefault(_folder_of(path), []), fixture])
         except FixtureError as error:
             print(error.render(args.lang), file=sys.stderr)
             broken += 1
             continue
+        folders[_folder_of(path)].append(fixture)
         checked += 1
         for d in verify_fixture(fixture):
             disagreements += 1
@@ -75,6 +78,17 @@ def run_verify(args) -> int:
                     expected=_show(d.expected), got=_show(d.got)))
     print(t("fixtures.verified", args.lang, checked=checked, disagreements=disagreements, broken=broken))
     return 2 if broken else 1 if disagreements else 0
+
+
+def _folder_of(path: Path) -> Path:
+    """The folder whose fixtures are graded together: the course's public or hidden folder holding ``path``, else
+    its own folder."""
+    course = current_course()
+    resolved = Path(path).resolve()
+    for folder in (course.public_fixtures, course.hidden_fixtures):
+        if folder.resolve() in resolved.parents:
+            return folder.resolve()
+    return resolved.parent
 
 
 def run_expect(args) -> int:
