@@ -26,3 +26,21 @@ class LocatedError(ValueError):
     def render(self, lang: str | None = None) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
         return f"{where}: {self.message.render(lang)}"
+
+
+def writable_folder(path: str | Path) -> Path:
+    """``path`` made (with its parents) if missing, as a folder this process may write into; :class:`UsageError`
+    naming it and why when it cannot be (a file is there, no permission, a read-only or pseudo file system)."""
+    import os
+
+    from abkit.i18n import os_problem
+
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UsageError("out.cannot_write", path=str(path), reason=os_problem(error)) from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise UsageError("out.cannot_write", path=str(path), reason=Message("os.denied"))
+    return path
+

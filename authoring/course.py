@@ -8,7 +8,7 @@ from pathlib import Path
 
 from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course, default_course,
                                 marker_text)
-from abkit.errors import UsageError
+from abkit.errors import UsageError, writable_folder
 from abkit.i18n import os_problem
 
 README = Path(__file__).with_name("course_readme.md")
@@ -25,7 +25,8 @@ def init_course(folder: Path, seed: int | None = None) -> list[Path]:
 
     folder = Path(folder)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        raise UsageError("release.not_empty", path=str(folder))
+        raise UsageError("init.not_empty", path=str(folder))
+    writable_folder(folder)
     try:
         copy_course(default_course(), folder)
         (folder / "README.md").write_text(README.read_text(encoding="utf-8"), encoding="utf-8")

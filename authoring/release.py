@@ -19,7 +19,7 @@ from pathlib import Path
 
 from abkit import __version__
 from abkit.coursefolder import KIT_CODE, MARKER, course_id, current_course, marker_text
-from abkit.errors import UsageError
+from abkit.errors import UsageError, writable_folder
 from abkit.i18n import LANGS, t
 from abkit.info import load_info
 
@@ -76,6 +76,7 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError("release.not_empty", path=str(out))
+    writable_folder(out)
     if handouts is not None and not Path(handouts).is_dir():
         raise UsageError("check.no_folder", path=str(handouts))
     folder = current_course()

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
 from abkit.coursefolder import chosen_course
+from abkit.errors import writable_folder
 from abkit.i18n import t
 
 from grader.grades import StudentGrade
@@ -115,10 +116,28 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
         return _grade_batch(submissions, out, rubric, seed, lang, jobs, limits, student, force, progress)
 
 
+def _check_out(out: Path, submissions: Path) -> None:
+    """Refuse a gradebook folder that would mix with the class or the course, or is a file (:class:`SubmissionsError`),
+    before anything is read, graded or written (one that cannot be made or written: :func:`writable_folder`)."""
+    from abkit.coursefolder import current_course
+
+    where, given = out.resolve(), submissions.resolve()
+    if where == given or given in where.parents:  # the next run would grade the gradebook as students
+        raise SubmissionsError("grade.out_in_submissions", out=str(out), submissions=str(submissions))
+    course = current_course()
+    own = [course.root, course.exercises, course.solutions, course.fixtures, course.handouts]
+    if any(where == folder.resolve() or folder.resolve() in where.parents for folder in own[1:]) \
+            or where == own[0].resolve():
+        raise SubmissionsError("grade.out_in_course", out=str(out), course=str(course.root))
+    if out.exists() and not out.is_dir():
+        raise SubmissionsError("grade.out_is_file", out=str(out))
+
+
 def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, jobs: int,
                  limits: Limits | None, student: str | Iterable[str] | None, force: bool,
                  progress: Callable[[int, int, Outcome], None] | None) -> BatchResult:
     """:func:`grade_batch`, its course fixed."""
+    _check_out(Path(out), Path(submissions))
     unique, duplicates = _unique(find_submissions(submissions))
     chosen = None if student is None else {student} if isinstance(student, str) else set(student)
     for name in sorted(chosen or ()):
@@ -141,7 +160,7 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
             result.reused.append(name)
         else:
             todo.append(entry)
-    result.out.mkdir(parents=True, exist_ok=True)
+    writable_folder(result.out)  # (made once the course's tests are known to be sound)
 
     def record(row: dict, confinement: dict | None) -> None:
         """One student graded and saved: their row, how their process was confined (the weakest one is kept)."""

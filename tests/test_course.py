@@ -290,3 +290,13 @@ def test_two_trees_of_one_folder_with_one_id_are_refused_everywhere(abkit, tmp_p
                                                                                         "id: aima-fig-5-2"))
     copy.write_text(copy.read_text(encoding="utf-8").replace("id: min-root", "id: aima-fig-5-2"), encoding="utf-8")
     assert abkit("--course", course, "fixtures", "verify", "--lang", "en").status == 0
+
+
+def test_init_and_release_into_a_place_that_cannot_be_written_say_so(abkit, tmp_path):
+    for args in (("init", "/proc/abkit-course"), ("release", "student", "--out", "/proc/abkit-edition")):
+        run = abkit(*args, "--lang", "en")
+        assert run.status == 2 and "cannot write into /proc/abkit-" in run.err and "Traceback" not in run.err
+    (tmp_path / "taken").mkdir()
+    (tmp_path / "taken" / "notes.txt").write_text("x", encoding="utf-8")
+    run = abkit("init", tmp_path / "taken", "--lang", "en")
+    assert run.status == 2 and "choose a new folder for the course" in run.err

@@ -190,3 +190,25 @@ def test_grading_on_windows_says_where_it_runs_instead_of_failing(abkit, tmp_pat
     monkeypatch.setattr(command, "GRADES_HERE", False)
     run = abkit("grade", EXAMPLES, "--out", tmp_path / "out", "--lang", "ko")
     assert run.status == 2 and "WSL" in run.err and "Traceback" not in run.err and not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("where,words", [
+    ("a-file", "is a file, not a folder"),
+    ("class/out", "is inside the submissions folder"),
+    ("class", "is inside the submissions folder"),
+    ("COURSE/exercises", "one of its exercises/, solutions/, fixtures/, handouts/"),
+    ("COURSE", "is the course folder"),
+    ("/proc/abkit-out", "cannot write into /proc/abkit-out ("),
+])
+def test_a_gradebook_folder_that_cannot_be_one_is_refused_before_grading(abkit, tmp_path, where, words):
+    """--out is checked before any student is graded: a file, a folder inside the class or the course's own
+    folders, a place that cannot be written; exit 2 and one sentence, nothing written."""
+    shutil.copytree(EXAMPLES / "alice", tmp_path / "class" / "alice")
+    (tmp_path / "a-file").write_text("notes\n", encoding="utf-8")
+    before = sorted(p.relative_to(KIT_ROOT) for p in (KIT_ROOT / "exercises").rglob("*"))
+    out = where.replace("COURSE", str(KIT_ROOT)) if where.startswith(("COURSE", "/")) else tmp_path / where
+    run = abkit("grade", tmp_path / "class", "--out", out, "--lang", "en")
+    assert run.status == 2 and words in run.err and "Traceback" not in run.err
+    assert sorted(p.relative_to(KIT_ROOT) for p in (KIT_ROOT / "exercises").rglob("*")) == before
+    assert sorted(p.name for p in (tmp_path / "class").iterdir()) == ["alice"]
+    assert (tmp_path / "a-file").read_text(encoding="utf-8") == "notes\n"
