@@ -24,6 +24,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_BYTES = 32 * 1024 * 1024
+#: the most nodes a fixture's tree may have: a graded search reports at most this many states (grader.child.MAX_RECORD)
+MAX_TREE_NODES = 50_000
 DEFAULT_ROOT_NAME = "A"
 KEYS = ("id", "title", "source", "description", "game", "root", "root_name", "levels", "prune_on_equality",
         "tree", "position", "symmetry", "depth", "heuristics", "probabilities", "notes", "tags", "expected",

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .fixture import ALGORITHMS, DEFAULT_ROOT_NAME, EXPECTED_FIELDS, GAME_FIELDS, GAMES, KEYS, Fixture, FixtureError
+from .fixture import (ALGORITHMS, DEFAULT_ROOT_NAME, EXPECTED_FIELDS, GAME_FIELDS, GAMES, KEYS, MAX_TREE_NODES, Fixture,
+                      FixtureError)
 from .game import CHANCE, MAX, MIN
 from .i18n import Message
 from .tictactoe import parse_board
@@ -48,6 +49,8 @@ class _TreeReader:
         root_name = self.text(fields["root_name"]) if "root_name" in fields else DEFAULT_ROOT_NAME
         self.tree_from(fields["tree"], root_name)
         tree = Tree(self.root, self.children, self.utilities, root_player, levels=levels)
+        if len(tree) > MAX_TREE_NODES:  # a search of it could not be reported whole: graded as the student's error
+            raise self.fail(fields["tree"], "fixture.too_many_nodes", count=len(tree), limit=MAX_TREE_NODES)
         if "heuristics" in fields:
             tree.heuristics.update(self.heuristics(fields["heuristics"]))
         chance = [n for n, d in tree.depths().items() if n in tree.children and tree.player_at(d) == CHANCE]

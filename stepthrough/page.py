@@ -216,11 +216,18 @@ def student_page(result, lang: str) -> str:
 
 # -- pages of failing tests ---------------------------------------------------------
 
+#: the largest tree a test's step-through page is made for: a page holds a drawing of the tree per step, so its size
+#: and the time to make it grow with the tree's size times the steps (1,093 nodes: 0.5 s and 1.8 MB; 5,461: 10 s and
+#: 8 MB; 9,841: 32 s and 16 MB), and a tree that big is read in its text drawing anyway
+MAX_PAGE_NODES = 2_000
+
+
 def wants_page(result) -> bool:
-    """Whether a test's result gets a step-through page: it failed (or raised) on a game tree after generating
-    something, within about twice the tree (the drawing is the tree's), and there is an expected trace."""
+    """Whether a test's result gets a step-through page: it failed (or raised) on a game tree of at most
+    :data:`MAX_PAGE_NODES` nodes after generating something, within about twice the tree (the drawing is the
+    tree's), and there is an expected trace."""
     return result.status in ("failed", "error") and result.expected is not None \
-        and drawable(result.student, result.tree)
+        and drawable(result.student, result.tree) and len(result.tree) <= MAX_PAGE_NODES
 
 
 def page_names(names: list[str], prefix: str = "") -> dict[str, str]:

@@ -180,3 +180,20 @@ def test_pure_python_yaml_parser_gives_the_same_answers(monkeypatch, write, text
         load_fixture(write(text))
     assert (caught.value.line, words in str(caught.value)) == (line, True)
     assert parse_fixture(AIMA).tree.utilities["B2"] == 12
+
+
+def test_a_tree_too_big_for_a_graded_search_is_refused_at_its_tree(write):
+    """A graded search reports at most MAX_TREE_NODES states (the grader's own record limit): a bigger tree would
+    fail every correct student, so the fixture is refused where its tree begins."""
+    from grader.child import MAX_RECORD
+
+    assert fixture_module.MAX_TREE_NODES == MAX_RECORD
+    leaves = ", ".join(["[" + ", ".join(["1"] * 5) + "]"] * 10)
+    fine = "id: fine\nroot: max\ntree: [" + ", ".join([f"[{leaves}]"] * 4) + "]\n"  # 1 + 4 + 40 + 200 nodes
+    assert len(load_fixture(write(fine, "fine.yaml")).tree) == 245
+    too_big = "id: big\nroot: max\n\ntree: [" + ", ".join(["[" + ", ".join([f"[{leaves}]"] * 40) + "]"] * 25) + "]\n"
+    with pytest.raises(FixtureError) as caught:
+        load_fixture(write(too_big, "big.yaml"))
+    said = caught.value.render("en")
+    assert ":4: the tree has 61026 nodes; a graded search can report at most 50000" in said
+

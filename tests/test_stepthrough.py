@@ -479,6 +479,13 @@ def test_wants_page_only_for_failed_searches_on_trees():
     assert not wants_page(TestResult("a", "a", status="passed", student=trace, expected=trace, tree=fx.tree))
     assert not wants_page(TestResult("a", "a", status="timeout", tree=fx.tree))
     assert not wants_page(TestResult("a", "a", status="failed", student=trace, expected=trace, tree=None))
+    from abkit.randomtree import random_tree
+    from stepthrough.page import MAX_PAGE_NODES
+
+    big = random_tree(3, 7, seed=1)  # 3,280 nodes: its page would take seconds and megabytes per failing student
+    assert len(big) > MAX_PAGE_NODES
+    wide = Trace("alphabeta", big.root, visited=[big.root, *big.children[big.root]], evaluated=[], action=None)
+    assert not wants_page(TestResult("a", "a", status="failed", student=wide, expected=wide, tree=big))
 
 
 def test_the_handout_html_steps_through_its_worked_examples_and_the_pdf_source_does_not():

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from abkit.coursefolder import current_course, same_course
 from abkit.errors import UsageError
-from abkit.fixture import FixtureError, fixture_paths, load_fixture, unique_ids
+from abkit.fixture import MAX_TREE_NODES, FixtureError, fixture_paths, load_fixture, unique_ids
 from abkit.i18n import t
 from abkit.randomtree import ORDERINGS, GenerationError
 
@@ -123,8 +123,9 @@ def run_generate(args) -> int:
 
     if args.branching < 1 or args.depth < 0 or args.count < 1:
         raise UsageError("fixtures.generate.bad_shape")
-    if args.branching ** args.depth > 1_000_000:
-        raise UsageError("fixtures.generate.too_big", leaves=args.branching ** args.depth)
+    nodes = sum(args.branching ** level for level in range(args.depth + 1))
+    if nodes > MAX_TREE_NODES:  # a graded search could not report it whole (the fixture would be refused anyway)
+        raise UsageError("fixtures.generate.too_big", nodes=nodes, limit=MAX_TREE_NODES)
     try:
         written = generate(args.out, args.branching, args.depth, args.low, args.high, args.ordering,
                            args.rule, args.root, args.distinct, args.seed, args.count, args.prefix)
