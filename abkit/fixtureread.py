@@ -49,8 +49,6 @@ class _TreeReader:
         root_name = self.text(fields["root_name"]) if "root_name" in fields else DEFAULT_ROOT_NAME
         self.tree_from(fields["tree"], root_name)
         tree = Tree(self.root, self.children, self.utilities, root_player, levels=levels)
-        if len(tree) > MAX_TREE_NODES:  # a search of it could not be reported whole: graded as the student's error
-            raise self.fail(fields["tree"], "fixture.too_many_nodes", count=len(tree), limit=MAX_TREE_NODES)
         if "heuristics" in fields:
             tree.heuristics.update(self.heuristics(fields["heuristics"]))
         chance = [n for n, d in tree.depths().items() if n in tree.children and tree.player_at(d) == CHANCE]
@@ -363,6 +361,8 @@ class _Reader(_TreeReader, _ExpectedReader):
         path = self.path if str(self.path) != "<fixture>" else None
         if game == "tree":
             fixture = Fixture(path, fixture_id, self.tree_part(doc, fields))
+            if len(fixture.tree) > MAX_TREE_NODES:  # a search of it could not be reported whole: graded as an error
+                raise self.fail(fields["tree"], "fixture.too_many_nodes", count=len(fixture.tree), limit=MAX_TREE_NODES)
         else:
             fixture = Fixture(path, fixture_id, None, game_name=game, position=self.position(doc, fields))
             if "symmetry" in fields:
