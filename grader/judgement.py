@@ -18,6 +18,7 @@ from abkit.feedback import TestResult
 from abkit.i18n import Message, t
 from abkit.judge import passes, signature, with_root_value
 from abkit.play import problems
+from abkit.textree import fmt
 from abkit.trace import ALGORITHMS, Trace, error_name
 from abkit.tree import TreeGame
 
@@ -85,11 +86,18 @@ class Judge:
         else:
             passed = {c: not tampered and passes(c, student, expected) for c in test.categories}
             result.status = "passed" if all(passed.values()) else "failed"
+        if test.function:  # a direct call: the call as made (its values line has no action)
+            window = "".join(f", {fmt(x)}" for x in test.window)
+            result.detail = {**result.detail, "call": f"{test.function}(game, {test.state!r}{window})"}
         if not result.passed:
             result.findings = compare(student, expected, test.tree, self.rule) if test.tree is not None else \
                 compare_counts(student, expected)
             result.findings = with_root_value(result.findings, student,
                                               lambda state: game_from_request(test.message()).to_move(state))
+            if test.function:  # a call returns no action, and its node's return is said once (as check says it)
+                returned = {f.node for f in result.findings if f.kind == "return"}
+                result.findings = [f for f in result.findings if f.kind != "action"
+                                   and not (f.kind == "value" and student.root in returned)]
             if tampered:
                 result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
         return TestGrade(test, result, passed)

@@ -78,6 +78,23 @@ def test_feedback_names_the_mistake_and_the_pseudocode_line(graded):
     assert "First difference:" in text and "```" in text  # the compare findings and a drawn tree
 
 
+def test_a_direct_call_is_told_as_a_call_once(graded):
+    """heidi returns the bound at a cut-off: her failing direct calls name the call, say the node's return once (not
+    again as the call's value) and show no action (a call returns none)."""
+    _, out = graded
+    text = (out / "students" / "heidi" / "feedback.md").read_text(encoding="utf-8")
+    blocks = [b for b in text.split("\n#### ") if " called directly on " in b.split("\n")[0] and b.startswith("✗")
+              and "A hidden test" not in b]  # (a hidden test's details are withheld)
+    assert blocks
+    for block in blocks:
+        lines = block.splitlines()
+        assert lines[1].startswith("Called directly: max_value(game, '") or lines[1].startswith(
+            "Called directly: min_value(game, '")
+        said = [line for line in lines if line.startswith("- ")]
+        assert len(said) == len(set(line.split(": ", 1)[1] for line in said))  # no finding said twice
+        assert any(line.startswith("Your call: value ") for line in lines) and "action None" not in block
+
+
 def test_feedback_names_hidden_tests_without_their_trees_and_results_keep_them_for_later(graded):
     _, out = graded
     hidden_blocks, kept = 0, 0
