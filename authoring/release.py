@@ -76,10 +76,11 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError("release.not_empty", path=str(out))
-    writable_folder(out)
     if handouts is not None and not Path(handouts).is_dir():
         raise UsageError("check.no_folder", path=str(handouts))
     folder = current_course()
+    verified_public(folder.public_fixtures)
+    writable_folder(out)
     exercises = folder.exercises
     course = load_info(exercises / "info.yaml")
     written: list[Path] = []
@@ -121,6 +122,23 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
             if path.is_file():
                 put(f"handouts/{path.relative_to(handouts)}", source=path)
     return written
+
+
+def verified_public(folder: Path) -> None:
+    """The public fixtures as the students' ``abkit check`` will hold code to them: each readable (ids of their own),
+    with an ``expected:`` block, every field of which the reference solutions reproduce; :class:`UsageError` (or
+    :class:`~abkit.fixture.FixtureError`) at the first that is not, before anything is written."""
+    import json
+
+    from abkit.fixture import load_fixtures
+    from authoring.verify import verify_fixture
+
+    for fixture in load_fixtures([folder]) if folder.is_dir() else []:
+        if not fixture.expected:
+            raise UsageError("release.no_expected", path=str(fixture.path))
+        for d in verify_fixture(fixture):
+            raise UsageError("release.disagrees", path=d.path, line=d.line, field=d.field,
+                             expected=json.dumps(d.expected, ensure_ascii=False), got=json.dumps(d.got, ensure_ascii=False))
 
 
 def first_check(lang: str) -> str:

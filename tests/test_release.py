@@ -181,3 +181,22 @@ def test_every_module_the_edition_imports_is_in_the_edition(edition):
                 module = edition.joinpath(*name.split("."))
                 assert module.with_suffix(".py").is_file() or (module / "__init__.py").is_file(), \
                     f"{path.relative_to(edition)} imports {name}, which the release leaves out"
+
+
+def test_the_release_refuses_public_trees_whose_answers_students_would_be_held_to_wrongly(abkit, tmp_path):
+    """The edition's check holds code to the public fixtures' expected: blocks, which grading does not read: a
+    block the reference does not reproduce, or none, is refused before anything is written."""
+    course = tmp_path / "course"
+    assert abkit("init", course, "--seed", "1", "--lang", "en").status == 0
+    fixture = course / "fixtures" / "public" / "aima-fig-5-2.yaml"
+    text = fixture.read_text(encoding="utf-8")
+    line = next(k for k, row in enumerate(text.splitlines(), 1) if row.startswith("  minimax: {value: 3"))
+    fixture.write_text(text.replace("  minimax: {value: 3", "  minimax: {value: 4"), encoding="utf-8")
+    run_ = abkit("--course", course, "release", "student", "--out", tmp_path / "edition", "--lang", "en")
+    assert run_.status == 2 and not (tmp_path / "edition").exists()
+    assert f"{fixture}:{line}: expected.minimax.value expects 4, but the reference solutions give 3" in run_.err
+    fixture.write_text(text.split("\nexpected:")[0] + "\n", encoding="utf-8")
+    run_ = abkit("--course", course, "release", "student", "--out", tmp_path / "edition", "--lang", "ko")
+    assert run_.status == 2 and f"{fixture} 파일에 expected: 항목이 없습니다." in run_.err
+    fixture.write_text(text, encoding="utf-8")
+    assert abkit("--course", course, "release", "student", "--out", tmp_path / "edition", "--lang", "en").status == 0
