@@ -30,7 +30,7 @@ from grader.mistakes import MistakeNamer
 from grader.rubric import EXERCISES, Rubric
 from grader.running import ExerciseRun, Runner, weakest
 from grader.sandbox import Interrupted, Limits
-from grader.submissions import Submission, fingerprint, pick_files, unpack
+from grader.submissions import Submission, fingerprint, near_names, pick_files, unpack
 from grader.testplan import Test, TestPlan, student_seed
 
 
@@ -120,18 +120,38 @@ class Grader:
         notes += [t("grade.note.ignored", self.lang, path=p) for p in ignored]
         seed = student_seed(self.seed, submission.student)
         handin = handin and handin.to_dict(self.lang)
+        near = near_names(unpacked.files, names)  # files that look like a missing one: the feedback says so
         if unpacked.unreadable is not None or not chosen:
             reason = unpacked.unreadable.render(self.lang) if unpacked.unreadable else \
-                t("grade.note.no_files", self.lang, names=", ".join(names))
-            exercises = {e: ExerciseGrade(e, self.rubric.max_score(e), ExerciseRun(e, status="missing", note=reason))
-                         for e in self.rubric.points}
+                t("grade.note.no_files", self.lang, names=", ".join(names)) + " " + self._holds(unpacked.files)
+            exercises = {e: ExerciseGrade(e, self.rubric.max_score(e), ExerciseRun(
+                e, status="missing", note=reason if unpacked.unreadable else self._missing(f"{e}.py", near)))
+                for e in self.rubric.points}
             return StudentGrade(submission.student, "invalid", 0.0, self.rubric.max_score(), seed, exercises,
                                 [reason, *notes], self.fingerprint(submission), handin=handin)
         runs = self._run(self.tests_for(submission.student), chosen, workspace)
+        for exercise, run in runs.items():
+            if run.status == "missing" and f"{exercise}.py" in near:
+                run.note = self._missing(f"{exercise}.py", near)
         exercises = {exercise: self._score(run, workspace) for exercise, run in runs.items()}
         score = sum(g.score for g in exercises.values())
         return StudentGrade(submission.student, student_status(exercises), score, self.rubric.max_score(), seed,
                             exercises, notes, self.fingerprint(submission), handin=handin)
+
+    def _missing(self, file: str, near: dict[str, str]) -> str:
+        """Why an exercise scores 0: its file is not in the submission (and which file looks like it, if one does)."""
+        if file in near:
+            return t("grade.note.missing_near", self.lang, file=file, found=near[file])
+        return t("grade.note.missing", self.lang, file=file)
+
+    def _holds(self, files: list[str], most: int = 10) -> str:
+        """What a submission without a gradable file holds: its Python files (the first ``most``), or that it has
+        none."""
+        python = sorted(f for f in files if f.lower().endswith(".py"))
+        if not python:
+            return t("grade.note.holds_no_python", self.lang)
+        shown = ", ".join(python[:most]) + (", …" if len(python) > most else "")
+        return t("grade.note.holds", self.lang, files=shown)
 
     def _run(self, tests: dict[str, list[Test]], chosen: dict[str, str], workspace: Path) -> dict[str, ExerciseRun]:
         """The student's process answers the tests (:class:`grader.running.Runner`); its confinement is noted."""

@@ -373,6 +373,34 @@ def _write(result: Unpacked, relative: str, data: bytes) -> None:
     result.files.append(relative)
 
 
+def near_names(files: list[str], names: list[str]) -> dict[str, str]:
+    """For each of ``names`` (``alphabeta.py``) not among ``files``, a Python file that looks like it: the same name
+    in other letter case, with a copy's mark (``alphabeta (1).py``, ``alphabeta-2.py``, ``alphabeta copy.py``) or
+    after an LMS's prefix (``kim_123_alphabeta.py``): what the feedback suggests renaming (contract §4 names the
+    files exactly, so nothing is graded under another name).
+
+    >>> near_names(["Minimax.py", "x/alphabeta (1).py", "kim_12_alphabeta_cutoff-1.py", "notes.txt"],
+    ...            ["minimax.py", "alphabeta.py", "alphabeta_cutoff.py", "ordering.py"])
+    {'minimax.py': 'Minimax.py', 'alphabeta.py': 'x/alphabeta (1).py', 'alphabeta_cutoff.py': 'kim_12_alphabeta_cutoff-1.py'}
+    """
+    import re
+
+    present = {PurePosixPath(f).name for f in files}
+    stems = {}
+    for f in sorted(files, key=lambda f: (f.count("/"), f)):
+        if f.lower().endswith(".py"):
+            stem = re.sub(r"[\s_-]*(\(\d+\)|\d+|copy|복사본)$", "", PurePosixPath(f).stem.lower())
+            stems.setdefault(re.sub(r"[\s-]+", "_", stem), f)
+    near = {}
+    for name in names:
+        want = name[:-3].lower()
+        if name not in present:
+            found = [f for stem, f in stems.items() if stem == want or stem.endswith("_" + want)]
+            if found:
+                near[name] = found[0]
+    return near
+
+
 def pick_files(files: list[str], names: list[str]) -> tuple[dict[str, str], list[str]]:
     """For each file name in ``names``, the chosen path among ``files`` and the paths ignored.
 

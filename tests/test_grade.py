@@ -229,3 +229,25 @@ def test_a_gradebook_folder_that_cannot_be_one_is_refused_before_grading(abkit, 
     assert sorted(p.relative_to(KIT_ROOT) for p in (KIT_ROOT / "exercises").rglob("*")) == before
     assert sorted(p.name for p in (tmp_path / "class").iterdir()) == ["alice"]
     assert (tmp_path / "a-file").read_text(encoding="utf-8") == "notes\n"
+
+
+def test_files_under_other_names_are_pointed_out_not_graded(abkit, tmp_path):
+    """An LMS download renames files (letter case, a copy's mark, a prefix): nothing is graded under another name
+    (contract §4), but the feedback says which file looks like the missing one, and what an invalid submission holds."""
+    kim, park = tmp_path / "class" / "kim", tmp_path / "class" / "park"
+    kim.mkdir(parents=True)
+    park.mkdir()
+    shutil.copy(KIT_ROOT / "solutions" / "minimax.py", kim / "Minimax.py")
+    shutil.copy(KIT_ROOT / "solutions" / "alphabeta.py", kim / "alphabeta (1).py")
+    shutil.copy(KIT_ROOT / "solutions" / "minimax.py", park / "minimax.py")
+    shutil.copy(KIT_ROOT / "solutions" / "alphabeta.py", park / "kim_123_alphabeta-1.py")
+    run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "en")
+    assert run.status == 0
+    kim_says = (tmp_path / "out" / "students" / "kim" / "feedback.md").read_text(encoding="utf-8")
+    assert "It holds these Python files: Minimax.py, alphabeta (1).py." in kim_says
+    assert "minimax.py is missing from the submission, but Minimax.py looks like it" in kim_says
+    assert "alphabeta.py is missing from the submission, but alphabeta (1).py looks like it" in kim_says
+    assert "expectimax.py is missing from the submission: 0 points" in kim_says
+    park_says = (tmp_path / "out" / "students" / "park" / "feedback.md").read_text(encoding="utf-8")
+    assert "(status: ok)" in park_says
+    assert "alphabeta.py is missing from the submission, but kim_123_alphabeta-1.py looks like it" in park_says
