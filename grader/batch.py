@@ -144,6 +144,9 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
         if name not in unique:
             raise SubmissionsError("grade.no_student", student=name, path=submissions)
     if not unique:
+        loose = sorted(p.name for p in Path(submissions).iterdir() if p.is_file() and p.suffix.lower() == ".py")
+        if loose:  # a flat download: every student's files side by side
+            raise SubmissionsError("grade.only_loose", path=submissions, count=len(loose), first=loose[0])
         raise SubmissionsError("grade.empty", path=submissions)
     grader = Grader(rubric, seed, lang, limits)
     result = BatchResult(Path(out), duplicates=duplicates)

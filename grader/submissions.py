@@ -83,6 +83,8 @@ def find_submissions(folder: str | Path) -> list[Submission]:
     neither a regular file nor a folder (a link, a FIFO, a device, a socket), which is never opened and gets a
     ``problem``. Hidden entries and other regular files are ignored."""
     folder = Path(folder)
+    if folder.is_file() and folder.name.lower().endswith(".zip"):  # the LMS's download of the whole class
+        raise SubmissionsError("grade.class_zip", path=folder)
     if not folder.is_dir():
         raise SubmissionsError("grade.no_folder", path=folder)
     entries = []

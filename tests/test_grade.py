@@ -180,6 +180,20 @@ def test_instructor_errors_exit_2_with_a_message(abkit, tmp_path, args, message)
     assert run.status == 2 and message in run.err and "Traceback" not in run.err
 
 
+def test_a_class_zip_or_a_flat_download_says_what_to_do(abkit, tmp_path):
+    import zipfile
+
+    with zipfile.ZipFile(tmp_path / "class.zip", "w") as archive:
+        archive.write(KIT_ROOT / "solutions" / "minimax.py", "alice/minimax.py")
+    run = abkit("grade", tmp_path / "class.zip", "--out", tmp_path / "out", "--lang", "en")
+    assert run.status == 2 and "class.zip is a .zip file, not a folder: extract it" in run.err
+    (tmp_path / "flat").mkdir()
+    for name in ("kim_123_minimax-1.py", "lee_124_minimax.py"):
+        shutil.copy(KIT_ROOT / "solutions" / "minimax.py", tmp_path / "flat" / name)
+    run = abkit("grade", tmp_path / "flat", "--out", tmp_path / "out", "--lang", "en")
+    assert run.status == 2 and "only 2 loose Python files (kim_123_minimax-1.py, …): put each student's files" in run.err
+
+
 def test_an_empty_folder_is_an_instructor_error(abkit, tmp_path):
     (tmp_path / "class").mkdir()
     run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "ko")
