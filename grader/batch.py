@@ -184,7 +184,7 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     result.failed = [r["extra_data"]["student"] for r in held if r["extra_data"].get("grader_error")]
     if result.failed:
         result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed)
-    write_class(result.out, held, rubric, lang, result.regrade)
+    write_class(result.out, held, rubric, lang, result.regrade, result.duplicates)
     result.graded.sort()
     return result
 

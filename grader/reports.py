@@ -331,13 +331,19 @@ def issue_text(issue: str, lang: str) -> str:
 
 
 def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str = "histogram.svg",
-                     regrade: str = "") -> str:
-    """The class summary: statuses, the students on whom the grader itself failed (with ``regrade``, the command
-    that grades them again), score statistics, the histogram, the most common mistakes, per-exercise means."""
+                     regrade: str = "", duplicates: list[str] = ()) -> str:
+    """The class summary: statuses (and who is not ok), the entries not graded for a student id already taken
+    (``duplicates``), the students on whom the grader itself failed (with ``regrade``, the command that grades them
+    again), score statistics, the histogram, the most common mistakes, per-exercise means."""
     statuses = Counter(r["extra_data"]["status"] for r in rows)
     scores = [float(r["score"]) for r in rows]
     out = [f"# {t('grade.summary.title', lang)}", "",
            t("grade.summary.counts", lang, students=len(rows), **{s: statuses.get(s, 0) for s in STATUSES})]
+    who = {s: [r["extra_data"]["student"] for r in rows if r["extra_data"]["status"] == s] for s in STATUSES}
+    out += [f"- {t(f'grade.summary.who.{s}', lang, students=', '.join(who[s]))}" for s in STATUSES
+            if s != "ok" and who[s]]
+    if duplicates:
+        out += ["", t("grade.summary.duplicates", lang, names=", ".join(duplicates))]
     failed = [r["extra_data"] for r in rows if r["extra_data"].get("grader_error")]
     if failed:
         out += ["", f"## {t('faults.summary.title', lang)}", "",
@@ -455,9 +461,12 @@ def histogram_svg(scores: list[float], max_score: float, lang: str) -> str:
     return "\n".join(parts) + "\n"
 
 
-def write_class(out: Path, rows: list[dict], rubric: Rubric, lang: str, regrade: str = "") -> None:
+def write_class(out: Path, rows: list[dict], rubric: Rubric, lang: str, regrade: str = "",
+                duplicates: list[str] = ()) -> None:
     """Write ``grades.csv``, ``summary.md`` and ``histogram.svg`` from every student's saved results (``regrade``:
-    the command that grades again the students on whom the grader failed, for the summary)."""
+    the command that grades again the students on whom the grader failed; ``duplicates``: the entries not graded,
+    their student id taken: both for the summary)."""
     write_atomic(out / "grades.csv", grades_csv(rows, rubric, lang))
     write_atomic(out / "histogram.svg", histogram_svg([float(r["score"]) for r in rows], rubric.max_score(), lang))
-    write_atomic(out / "summary.md", markdown(summary_markdown(rows, rubric, lang, regrade=regrade)))
+    write_atomic(out / "summary.md", markdown(summary_markdown(rows, rubric, lang, regrade=regrade,
+                                                               duplicates=duplicates)))

@@ -16,6 +16,7 @@ import errno
 import hashlib
 import os
 import stat
+import unicodedata
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -108,12 +109,15 @@ def find_submissions(folder: str | Path) -> list[Submission]:
 
 
 def _student_id(name: str) -> str:
-    """The student id of an entry named ``name``: its bytes that are not UTF-8 written as ``\\xNN``.
+    """The student id of an entry named ``name``: its bytes that are not UTF-8 written as ``\\xNN``, its letters in
+    Unicode's composed form (NFC: a name from an archive made on macOS, decomposed, is the same student).
 
-    >>> _student_id("caf\\udce9"), _student_id("김민준")
-    ('caf\\\\xe9', '김민준')
+    >>> _student_id("caf\\udce9"), _student_id("김민준"), _student_id(unicodedata.normalize("NFD", "김민준")) == "김민준"
+    ('caf\\\\xe9', '김민준', True)
     """
-    return os.fsencode(name).decode("utf-8", "backslashreplace") if not name.isascii() else name
+    if name.isascii():
+        return name
+    return unicodedata.normalize("NFC", os.fsencode(name).decode("utf-8", "backslashreplace"))
 
 
 def _link_problem(folder: Path, link: Path) -> Message:

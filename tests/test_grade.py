@@ -130,6 +130,7 @@ def test_the_summary_has_a_histogram_and_the_common_mistakes(graded):
     _, out = graded
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "8 students: ok 5, timeout 1, crashed 1, invalid 1." in summary
+    assert "- timeout: frank\n- crashed: erin\n- invalid (no gradable file): grace\n" in summary  # who, not only how many
     assert "![Histogram of the scores](histogram.svg)" in summary
     assert "| α and β are not passed down | 1 |" in summary
     svg = (out / "histogram.svg").read_text(encoding="utf-8")
@@ -265,3 +266,22 @@ def test_files_under_other_names_are_pointed_out_not_graded(abkit, tmp_path):
     park_says = (tmp_path / "out" / "students" / "park" / "feedback.md").read_text(encoding="utf-8")
     assert "(status: ok)" in park_says
     assert "alphabeta.py is missing from the submission, but kim_123_alphabeta-1.py looks like it" in park_says
+
+
+def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_was_not_graded(abkit, tmp_path):
+    """A Hangul name as macOS's archives write it (decomposed) is the same student id as the composed one: the second
+    entry is not graded, and the summary says so (not only the console)."""
+    import unicodedata
+
+    for form in ("NFC", "NFD"):
+        folder = tmp_path / "class" / unicodedata.normalize(form, "김철수")
+        folder.mkdir(parents=True)
+        shutil.copy(KIT_ROOT / "solutions" / "minimax.py", folder / "minimax.py")
+    if len(list((tmp_path / "class").iterdir())) < 2:
+        pytest.skip("this file system stores one form of a name")
+    run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "ko")
+    assert run.status == 0 and "학생 ID가 같아 채점하지 않았습니다" in run.err
+    assert [row["student"] for row in rows(tmp_path / "out")] == ["김철수"]
+    assert "학생 ID가 다른 항목과 같아 채점하지 않은 항목: 김철수." in (tmp_path / "out" / "summary.md").read_text(
+        encoding="utf-8")
+
