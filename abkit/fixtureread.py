@@ -33,6 +33,16 @@ def read_fixture(text: str, path: Path) -> Fixture:
     return _Reader(path).read(compose(text))
 
 
+#: what YAML may read a bare node name as, instead of a name (each has its words: fixture.kind.*)
+YAML_KINDS = ("int", "float", "bool", "null", "timestamp")
+
+
+def _kind(key: Node) -> Message:
+    """What YAML read ``key`` as, in words."""
+    kind = key.tag.rsplit(":", 1)[-1]
+    return Message(f"fixture.kind.{kind if kind in YAML_KINDS else 'other'}")
+
+
 class _TreeReader:
     """Reads a fixture's game: its tree (names, levels, leaves), chance probabilities, heuristic values and weights."""
 
@@ -141,8 +151,7 @@ class _TreeReader:
     def name(self, key: Node) -> str:
         """A node name from a mapping key: a non-empty string YAML did not read as something else."""
         if key.tag != STR:
-            raise self.fail(key, "fixture.name_not_string", found=key.value,
-                            kind=key.tag.rsplit(":", 1)[-1])
+            raise self.fail(key, "fixture.name_not_string", found=key.value, kind=_kind(key))
         if not key.value.strip() or "\n" in key.value:
             raise self.fail(key, "fixture.bad_name", found=repr(key.value))
         return key.value
