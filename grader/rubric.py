@@ -91,7 +91,8 @@ def _fail(path: Path, node: Node | None, key: str, /, **params: object) -> Rubri
 
 def _mapping(path: Path, node: Node | None, what: str) -> dict[str, tuple[Node, Node]]:
     if not isinstance(node, MappingNode):
-        raise _fail(path, node, "rubric.not_mapping", what=what, found=describe(node) if node is not None else "")
+        raise _fail(path, node, "rubric.not_mapping", what=what,
+                    found=describe(node) if node is not None else Message("rubric.nothing"))
     return {str(scalar(k)): (k, v) for k, v in node.value}
 
 
@@ -122,8 +123,10 @@ def _read(doc: Node | None, path: Path, text: str) -> Rubric:
     if "fixtures" in items:
         node = items["fixtures"][1]
         names = [scalar(n) if isinstance(n, ScalarNode) else None for n in getattr(node, "value", [])]
-        if not isinstance(node, SequenceNode) or any(n not in SOURCES for n in names):
-            raise _fail(path, node, "rubric.bad_choice", key="fixtures", found=describe(node), known=", ".join(SOURCES))
+        bad = [n for n in getattr(node, "value", []) if not isinstance(n, ScalarNode) or scalar(n) not in SOURCES]
+        if not isinstance(node, SequenceNode) or bad:  # the entry that is not a source, else the whole value
+            raise _fail(path, bad[0] if bad else node, "rubric.bad_choice", key="fixtures",
+                        found=describe(bad[0] if bad else node), known=", ".join(SOURCES))
         options["sources"] = tuple(n for n in SOURCES if n in names)
     if "random_trees" in items:
         options["random_trees"] = _random(path, items["random_trees"][1])

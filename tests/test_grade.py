@@ -285,3 +285,14 @@ def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_
     assert "학생 ID가 다른 항목과 같아 채점하지 않은 항목: 김철수." in (tmp_path / "out" / "summary.md").read_text(
         encoding="utf-8")
 
+
+
+@pytest.mark.parametrize("text,words", [
+    ("", "rubric must be a mapping of names to values, found an empty file."),
+    ("exercises: {minimax: {values: 1}}\nfixtures:\n  - public\n  - secret\n", "4: fixtures cannot be 'secret'"),
+])
+def test_a_rubric_error_names_the_entry_it_is_about(abkit, tmp_path, text, words):
+    rubric = tmp_path / "rubric.yaml"
+    rubric.write_text(text, encoding="utf-8")
+    run = abkit("grade", EXAMPLES, "--out", tmp_path / "out", "--rubric", rubric, "--lang", "en")
+    assert run.status == 2 and words in run.err, run.err
