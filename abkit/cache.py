@@ -210,9 +210,20 @@ def _read(slot: Path, digest: bytes) -> object:
         with open(slot, "rb") as file:
             if file.read(len(digest)) != digest:
                 return _MISSING
-            return _pickle().load(file)
+            value = _pickle().load(file)
+            _used(file.fileno(), slot)
+            return value
     except Exception:  # noqa: BLE001 - anything wrong with an entry (truncated, foreign, old classes): made again
         return _MISSING
+
+
+def _used(fd: int, slot: Path) -> None:
+    """Mark an entry as just used (its modification time: :func:`_prune` keeps the entries used last, so one read
+    at every check is never the one dropped for being written long ago)."""
+    try:
+        os.utime(fd if os.utime in os.supports_fd else slot)
+    except OSError:  # a read-only cache: the entry is still good
+        pass
 
 
 def _write(slot: Path, digest: bytes, value: object) -> None:
@@ -234,7 +245,8 @@ def _write(slot: Path, digest: bytes, value: object) -> None:
 
 
 def _prune(folder: Path) -> None:
-    """Keep at most :data:`MAX_ENTRIES` entries: past that, the oldest half goes."""
+    """Keep at most :data:`MAX_ENTRIES` entries: past that, the half used longest ago goes (written or read:
+    :func:`_used`)."""
     entries = [e for e in os.scandir(folder) if e.name.endswith(".pickle")]
     if len(entries) <= MAX_ENTRIES:
         return

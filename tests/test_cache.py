@@ -247,6 +247,26 @@ def test_the_cache_folder_keeps_a_bounded_number_of_entries(where, tmp_path, mon
     assert entries(where)
 
 
+def test_an_entry_read_at_every_use_outlives_entries_written_after_it(where, tmp_path, monkeypatch):
+    """The entries used last are kept: one written long ago but read at every check (the public fixtures') is not
+    dropped when newer entries fill the folder."""
+    import os
+
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 4)
+    kept = tmp_path / "kept.txt"
+    kept.write_text("kept", encoding="utf-8")
+    build = Counted(kept)
+    cached("words", [kept], build)
+    (slot,) = entries(where)
+    os.utime(slot, ns=(1, 1))  # written long ago
+    for k in range(9):
+        cached("words", [kept], build)  # read at every check
+        source = tmp_path / f"s{k}.txt"
+        source.write_text(str(k), encoding="utf-8")
+        cached("words", [source], Counted(source))
+    assert build.calls == 1 and slot in entries(where)
+
+
 @pytest.mark.parametrize("platform, variables, expected", [
     ("linux", {"XDG_CACHE_HOME": "/x/cache"}, "/x/cache/abkit"),
     ("linux", {"XDG_CACHE_HOME": "relative"}, "~/.cache/abkit"),  # the XDG rule: a relative path is ignored
