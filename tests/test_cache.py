@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -261,9 +262,11 @@ def test_an_entry_read_at_every_use_outlives_entries_written_after_it(where, tmp
     os.utime(slot, ns=(1, 1))  # written long ago
     for k in range(9):
         cached("words", [kept], build)  # read at every check
+        time.sleep(0.02)  # (a file's time moves in steps of a clock tick: the reads and writes apart by more)
         source = tmp_path / f"s{k}.txt"
         source.write_text(str(k), encoding="utf-8")
         cached("words", [source], Counted(source))
+        time.sleep(0.02)
     assert build.calls == 1 and slot in entries(where)
 
 
