@@ -16,7 +16,7 @@ from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
 from abkit.records import record
 from abkit.textree import cut_holds, cut_test, fmt, key
-from abkit.trace import Trace, error_name
+from abkit.trace import ALGORITHMS, Trace, error_name
 from abkit.tree import Tree
 
 #: at the same time, the order events happen in: a call is entered (window), evaluates (evaluated), returns,
@@ -120,7 +120,8 @@ def compare_counts(student: Trace, expected: Trace) -> list[Finding]:
     if expected.nodes is not None and student.nodes != expected.nodes:
         findings.append(Finding("nodes", None, end, Message("compare.nodes", got=student.nodes, want=expected.nodes)))
     if expected.leaves is not None and student.leaves != expected.leaves:
-        findings.append(Finding("leaves", None, end, Message("compare.leaves", got=student.leaves, want=expected.leaves)))
+        findings.append(Finding("leaves", None, end, Message("compare.leaves", got=student.leaves, want=expected.leaves,
+                                                             eval_or=_eval_words(student, "compare.eval_or"))))
     return findings
 
 
@@ -319,16 +320,24 @@ def _evaluated(student: Trace, expected: Trace, tree: Tree) -> Finding | None:
     i = next((k for k, (a, b) in enumerate(zip(s, e)) if a != b), min(len(s), len(e)))
     node = s[i] if i < len(s) else e[i]
     time = student.visited.index(node) + 1 if node in student.visited else len(student.visited)
+    note = _eval_words(student, "compare.eval_note")
     if i >= len(s):
-        message = Message("compare.evaluated_missing", fn=_function(tree, e[i]), want=e[i])
+        message = Message("compare.evaluated_missing", fn=_function(tree, e[i]), want=e[i], eval=note)
     elif s[i] in s[:i] and s[:i + 1].count(s[i]) > list(e).count(s[i]):  # more often than the pseudocode ever does
-        message = Message("compare.evaluated_again", fn=_function(tree, s[i]), got=s[i])
+        message = Message("compare.evaluated_again", fn=_function(tree, s[i]), got=s[i], eval=note)
     elif i >= len(e):
-        message = Message("compare.evaluated_extra", fn=_function(tree, s[i]), got=s[i])
+        message = Message("compare.evaluated_extra", fn=_function(tree, s[i]), got=s[i], eval=note)
     else:
         message = Message("compare.evaluated", fn=_function(tree, s[i]), got=s[i], want_fn=_function(tree, e[i]),
-                          want=e[i])
+                          want=e[i], eval=note)
     return Finding("evaluated", node, time, message)
+
+
+def _eval_words(trace: Trace, key: str) -> Message | str:
+    """The words on EVAL (``key``) for a search with a depth limit; nothing for one without (minimax, alpha-beta),
+    whose student never meets EVAL."""
+    spec = ALGORITHMS.get(trace.algorithm)
+    return Message(key) if spec is not None and "depth" in spec.params else ""
 
 
 def _function(tree: Tree, node: object) -> str:

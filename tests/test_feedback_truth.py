@@ -250,6 +250,14 @@ def test_evaluation_differences_are_said_as_they_are():
     assert first["again"].render("en").startswith("your search called UTILITY on B2 a second time")
     assert first["last_again"].render("en").startswith("your search called UTILITY on D3 a second time")
     assert first["again"].render("ko").startswith("내 탐색은 B2에 UTILITY 함수를 두 번째로 호출했습니다.")
+    # alpha-beta has no depth limit: nothing is said of EVAL; a depth-limited search's findings say where it is used
+    assert all("EVAL" not in m.render(lang) for m in first.values() for lang in ("en", "ko"))
+    limited = bare(list(expected.visited), expected.evaluated[:-1], value=3)
+    limited.algorithm = "cutoff"
+    said = compare(limited, expected, AIMA.tree)[0].message
+    assert said.render("en").endswith("call UTILITY once on each terminal state you reach (EVAL where the depth limit "
+                                      "stops the search).")
+    assert said.render("ko").endswith("UTILITY를 한 번씩 호출하세요(깊이 제한에서 멈춘 곳에서는 EVAL).")
 
 
 def test_marks_say_where_the_drawn_search_leaves_the_expected_one():
