@@ -137,4 +137,6 @@ def _error_status(test: Test, student: Trace, run: ExerciseRun) -> tuple[str, di
         return "not_started", {"function": needed}
     if missing:
         return "missing", {"function": missing[0], "file": run.file}
+    if "can't start new thread" in str(student.error):  # the sandbox refused it: say so, not only Python's words
+        return "error", {"note": Message("grade.note.no_threads")}
     return "error", {}

@@ -296,3 +296,18 @@ def test_a_rubric_error_names_the_entry_it_is_about(abkit, tmp_path, text, words
     rubric.write_text(text, encoding="utf-8")
     run = abkit("grade", EXAMPLES, "--out", tmp_path / "out", "--rubric", rubric, "--lang", "en")
     assert run.status == 2 and words in run.err, run.err
+
+
+def test_a_search_that_starts_a_thread_is_told_the_sandbox_refused_it(abkit, tmp_path):
+    source = (KIT_ROOT / "solutions" / "alphabeta.py").read_text(encoding="utf-8").replace(
+        "def alpha_beta_search(game, state):",
+        "import threading\n\n\ndef alpha_beta_search(game, state):\n    found = []\n"
+        "    worker = threading.Thread(target=lambda: found.append(_search(game, state)))\n"
+        "    worker.start()\n    worker.join()\n    return found[0]\n\n\ndef _search(game, state):", 1)
+    (tmp_path / "class" / "tom").mkdir(parents=True)
+    (tmp_path / "class" / "tom" / "alphabeta.py").write_text(source, encoding="utf-8")
+    assert abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "en").status == 0
+    feedback = (tmp_path / "out" / "students" / "tom" / "feedback.md").read_text(encoding="utf-8")
+    if "can't start new thread" not in feedback:
+        pytest.skip("this system's sandbox lets a thread start")
+    assert "While grading, a student's code may not start threads (the sandbox allows none)" in feedback
