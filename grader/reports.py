@@ -331,9 +331,10 @@ def issue_text(issue: str, lang: str) -> str:
 
 
 def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str = "histogram.svg",
-                     regrade: str = "", duplicates: list[str] = ()) -> str:
+                     regrade: str = "", duplicates: list[str] = (), gone: list[str] = ()) -> str:
     """The class summary: statuses (and who is not ok), the entries not graded for a student id already taken
-    (``duplicates``), the students on whom the grader itself failed (with ``regrade``, the command that grades them
+    (``duplicates``), the feedback folders of students no longer in the class (``gone``), the students on whom the
+    grader itself failed (with ``regrade``, the command that grades them
     again), score statistics, the histogram, the most common mistakes, per-exercise means."""
     statuses = Counter(r["extra_data"]["status"] for r in rows)
     scores = [float(r["score"]) for r in rows]
@@ -344,6 +345,8 @@ def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str
             if s != "ok" and who[s]]
     if duplicates:
         out += ["", t("grade.summary.duplicates", lang, names=", ".join(duplicates))]
+    if gone:  # feedback of an earlier run whose student is no longer in the class: kept, but said
+        out += ["", t("grade.summary.gone", lang, names=", ".join(gone), folder=STUDENTS_FOLDER)]
     failed = [r["extra_data"] for r in rows if r["extra_data"].get("grader_error")]
     if failed:
         out += ["", f"## {t('faults.summary.title', lang)}", "",
@@ -462,11 +465,12 @@ def histogram_svg(scores: list[float], max_score: float, lang: str) -> str:
 
 
 def write_class(out: Path, rows: list[dict], rubric: Rubric, lang: str, regrade: str = "",
-                duplicates: list[str] = ()) -> None:
+                duplicates: list[str] = (), gone: list[str] = ()) -> None:
     """Write ``grades.csv``, ``summary.md`` and ``histogram.svg`` from every student's saved results (``regrade``:
     the command that grades again the students on whom the grader failed; ``duplicates``: the entries not graded,
-    their student id taken: both for the summary)."""
+    their student id taken; ``gone``: feedback folders of an earlier run's students not in this class: all for the
+    summary)."""
     write_atomic(out / "grades.csv", grades_csv(rows, rubric, lang))
     write_atomic(out / "histogram.svg", histogram_svg([float(r["score"]) for r in rows], rubric.max_score(), lang))
     write_atomic(out / "summary.md", markdown(summary_markdown(rows, rubric, lang, regrade=regrade,
-                                                               duplicates=duplicates)))
+                                                               duplicates=duplicates, gone=gone)))

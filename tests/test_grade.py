@@ -311,3 +311,16 @@ def test_a_search_that_starts_a_thread_is_told_the_sandbox_refused_it(abkit, tmp
     if "can't start new thread" not in feedback:
         pytest.skip("this system's sandbox lets a thread start")
     assert "While grading, a student's code may not start threads (the sandbox allows none)" in feedback
+
+
+def test_the_summary_names_feedback_left_from_students_no_longer_in_the_class(abkit, tmp_path):
+    for student in ("ann", "ben"):
+        (tmp_path / "class" / student).mkdir(parents=True)
+        shutil.copy(KIT_ROOT / "solutions" / "minimax.py", tmp_path / "class" / student / "minimax.py")
+    assert abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "en").status == 0
+    shutil.rmtree(tmp_path / "class" / "ben")
+    assert abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "en").status == 0
+    assert [row["student"] for row in rows(tmp_path / "out")] == ["ann"]
+    summary = (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")
+    assert "students/ still holds the feedback of ben from an earlier run: they are not in this class" in summary
+    assert (tmp_path / "out" / "students" / "ben" / "feedback.md").is_file()  # kept: the instructor decides
