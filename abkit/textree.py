@@ -130,7 +130,7 @@ class Drawn:
     recorded: a MAX-VALUE/MIN-VALUE call on it was matched to it (windows complete). mark: ``"extra"`` (the expected
     search does not generate it), ``"missing"`` (pruned, the expected one generates it), ``"below"`` (estimated,
     the expected one searches below it) or ``"unevaluated"`` (a leaf the expected one evaluates). size: nodes in a
-    pruned subtree.
+    pruned subtree. chance: P(r) of an outcome of a chance node, as drawn (``1/6``), else ``""``.
     """
 
     node: object
@@ -147,6 +147,7 @@ class Drawn:
     size: int = 1
     leaf: bool = False
     recorded: bool = False
+    chance: str = ""
     children: list["Drawn"] = field(default_factory=list)
 
 
@@ -241,10 +242,24 @@ def _occurrences(trace: Trace, tree: Tree, visited: list) -> tuple[list[Drawn], 
             parent = Drawn(visited[0], labels[0], player=root.player, leaf=root.leaf)
             roots.append(parent)
             latest = {visited[0]: parent}
+        if parent.player == CHANCE and node in tree.probabilities:
+            d.chance = probability_text(tree.probabilities[node])
         parent.children.append(d)
         latest[node] = d
         occurrences.append(d)
     return roots, strays, occurrences
+
+
+def probability_text(p: float) -> str:
+    """A probability as a reader checks it: a simple fraction when it is one (``1/6``), else the number.
+
+    >>> probability_text(1 / 6), probability_text(0.25), probability_text(0.123456)
+    ('1/6', '1/4', '0.123456')
+    """
+    from fractions import Fraction
+
+    near = Fraction(p).limit_denominator(100)
+    return f"{near.numerator}/{near.denominator}" if abs(float(near) - p) < 1e-9 and near.denominator > 1 else fmt(p)
 
 
 def _add_values(trace: Trace, tree: Tree, roots: list[Drawn], occurrences: list, evaluated: set) -> bool:
@@ -340,12 +355,13 @@ def _text(d: Drawn, rule: bool, lang: str, g: Glyphs) -> str:
     """A searched node's line after the tree's branches: name, player, window, value, cut-off, mark."""
     value = (fmt(d.value, g) if d.value is not None else "None") if d.known else "?"
     shown = d.known or d.recorded
+    label = f"{d.label}  P={d.chance}" if d.chance else d.label  # an outcome of a chance node, with its probability
     if d.leaf or d.player is None:
-        text = f"{d.label} = {value}" if shown else d.label
+        text = f"{label} = {value}" if shown else label
     else:
         player = t({MAX: "trace.max", CHANCE: "trace.chance"}.get(d.player, "trace.min"), lang)
         win = f"  {window(*d.window, g)}" if d.window is not None else ""
-        text = f"{d.label}  {player}{win}"
+        text = f"{label}  {player}{win}"
         if d.estimated:
             text += f"  {t('trace.eval', lang)}" + (f" = {value}" if shown else "")
         elif shown:

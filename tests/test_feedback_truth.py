@@ -269,3 +269,12 @@ def test_marks_say_where_the_drawn_search_leaves_the_expected_one():
     text = "\n".join(render_tree(student, AIMA.tree, True, "ko", expected=expected))
     assert "#2 ├─ B  MIN  평가 EVAL   ⚠ 의사코드는 이 아래를 탐색합니다" in text
     assert "#4 │  ├─ C1   ⚠ 의사코드는 이 노드를 평가합니다" in text
+
+
+def test_an_outcome_of_a_chance_node_is_drawn_with_its_probability():
+    """A student told 'C returned 6; expected 5' can check the expectation: each outcome shows its P(r)."""
+    fx = load_fixture(PUBLIC_FIXTURES / "expectimax-dice.yaml")
+    trace = reference_trace(fx.game(), fx.root, "expectimax")
+    lines = render_tree(trace, fx.tree, lang="en")
+    assert any("B1  P=1/6  MIN  → 3" in line for line in lines)
+    assert sum("P=1/6" in line for line in lines) == 6 and not any("P=" in line for line in lines if " MAX " in line)
