@@ -280,9 +280,9 @@ def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_
     if len(list((tmp_path / "class").iterdir())) < 2:
         pytest.skip("this file system stores one form of a name")
     run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "ko")
-    assert run.status == 0 and "학생 ID가 같아 채점하지 않았습니다" in run.err
+    assert run.status == 0 and "학번이 같아 채점하지 않았습니다" in run.err
     assert [row["student"] for row in rows(tmp_path / "out")] == ["김철수"]
-    assert "학생 ID가 다른 항목과 같아 채점하지 않은 항목: 김철수." in (tmp_path / "out" / "summary.md").read_text(
+    assert "학번이 다른 항목과 같아 채점하지 않은 항목: 김철수." in (tmp_path / "out" / "summary.md").read_text(
         encoding="utf-8")
 
 
