@@ -60,7 +60,7 @@ def test_english_counts_agree_with_their_nouns(key, params, text):
 
 
 def test_a_collapsed_single_test_reads_as_one(abkit):
-    run = abkit("check", "ordering", "--lang", "en")
+    run = abkit("check", "expectimax", "--lang", "en")  # two public tests, both not started
     assert "... and 1 more test with the same status." in run.out
 
 
