@@ -45,7 +45,8 @@ _LETTER = {**dict.fromkeys("abcdefghijkopqrstuvwxyz", VOWEL), "l": RIEUL, "m": C
 # Words of the kit that are read as words, not letter by letter.
 _WORDS = {"max": VOWEL, "min": CONSONANT, "eval": RIEUL, "none": CONSONANT, "null": RIEUL,
           "true": VOWEL, "false": VOWEL, "minimax": VOWEL, "alphabeta": VOWEL, "expectimax": VOWEL,
-          "chance": VOWEL, "utility": VOWEL, "result": VOWEL, "actions": VOWEL, "test": VOWEL}
+          "chance": VOWEL, "utility": VOWEL, "result": VOWEL, "actions": VOWEL, "test": VOWEL,
+          "ordering": CONSONANT, "cutoff": VOWEL}  # (the exercises' names: 오더링, 컷오프)
 # Greek letters and symbols: 알파 베타 감마 델타 파이 무한대 퍼센트.
 _SYMBOL = {**dict.fromkeys("αβγδπ∞%", VOWEL), "∅": CONSONANT}  # ∅: 공집합
 _SKIP = " \t\n)]}>'\"`’”.,;:!?*_"

@@ -126,16 +126,27 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
 
 def verified_public(folder: Path) -> None:
     """The public fixtures as the students' ``abkit check`` will hold code to them: each readable (ids of their own),
-    with an ``expected:`` block, every field of which the reference solutions reproduce; :class:`UsageError` (or
-    :class:`~abkit.fixture.FixtureError`) at the first that is not, before anything is written."""
+    with an ``expected:`` block that gives check a test wherever grading has one (an exercise whose patterns name
+    the file and that grading tests on it), every field of which the reference solutions reproduce;
+    :class:`UsageError` (or :class:`~abkit.fixture.FixtureError`) at the first that is not, before anything is
+    written."""
     import json
 
     from abkit.fixture import load_fixtures
     from authoring.verify import verify_fixture
 
+    from grader.testplan import fits
+    from studentloop.check import checkable
+
+    exercises = load_info(current_course().exercises / "info.yaml").exercises
     for fixture in load_fixtures([folder]) if folder.is_dir() else []:
         if not fixture.expected:
             raise UsageError("release.no_expected", path=str(fixture.path))
+        for exercise in exercises:  # graded on it and named by check's patterns, yet not checkable: a silent gap
+            if exercise.uses(fixture.path.name) and fits(exercise.algorithm, fixture) \
+                    and not checkable(exercise, fixture):
+                raise UsageError("release.incomplete", path=str(fixture.path), exercise=exercise.name,
+                                 algorithm=exercise.algorithm)
         for d in verify_fixture(fixture):
             raise UsageError("release.disagrees", path=d.path, line=d.line, field=d.field,
                              expected=json.dumps(d.expected, ensure_ascii=False), got=json.dumps(d.got, ensure_ascii=False))

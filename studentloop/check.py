@@ -110,7 +110,7 @@ def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True)
     then the played games. ``direct=False``: the searches only (what counts as a hidden tree)."""
     cases = []
     for fixture in fixtures:
-        if not _fits(exercise, fixture):
+        if not checkable(exercise, fixture):
             continue
         cases.append(TestCase(exercise, fixture))
         if direct and exercise.direct and direct_calls(fixture):
@@ -122,7 +122,7 @@ def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True)
     return cases
 
 
-def _fits(exercise: Exercise, fixture: Fixture) -> bool:
+def checkable(exercise: Exercise, fixture: Fixture) -> bool:
     """A fixture the exercise's patterns name, with an expectation for its algorithm that can be judged:
     a whole game's outcome and counts, or a tree's trace that :func:`~abkit.expected.expected_trace` rebuilds."""
     block = fixture.expected.get(exercise.algorithm)
@@ -411,8 +411,8 @@ class Printed(io.TextIOBase):
             self.breaks += text.count("\n")
             self.open = not text.endswith("\n")
             if self.size < self.SIZE:
-                self.kept.append(text[:self.SIZE - self.size])
-                self.size += len(self.kept[-1])
+                self.kept.append(text[:self.SIZE - self.size] + (" [...]" if len(text) > self.SIZE - self.size else ""))
+                self.size += len(text[:self.SIZE - self.size])
         return len(text)
 
     def writable(self) -> bool:

@@ -198,5 +198,9 @@ def test_the_release_refuses_public_trees_whose_answers_students_would_be_held_t
     fixture.write_text(text.split("\nexpected:")[0] + "\n", encoding="utf-8")
     run_ = abkit("--course", course, "release", "student", "--out", tmp_path / "edition", "--lang", "ko")
     assert run_.status == 2 and f"{fixture} 파일에 expected: 항목이 없습니다." in run_.err
+    fixture.write_text(text.split("\n  alphabeta:")[0] + "\n", encoding="utf-8")  # minimax's answers only
+    run_ = abkit("--course", course, "release", "student", "--out", tmp_path / "edition", "--lang", "en")
+    assert run_.status == 2 and f"{fixture}: grading tests exercise alphabeta on this tree, but its " \
+                                "expected.alphabeta block is missing" in run_.err
     fixture.write_text(text, encoding="utf-8")
     assert abkit("--course", course, "release", "student", "--out", tmp_path / "edition", "--lang", "en").status == 0
