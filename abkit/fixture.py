@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from typing import Any
 
 MAX_BYTES = 32 * 1024 * 1024
-#: the most nodes a fixture's tree may have: a graded search reports at most this many states (grader.child.MAX_RECORD)
+#: the most nodes a fixture's tree may have: a graded search reports at most this many states (grader.child.MAX_RECORD;
+#: iterative deepening generates a state once per depth, so on a tree near this size it may still report more)
 MAX_TREE_NODES = 50_000
 DEFAULT_ROOT_NAME = "A"
 KEYS = ("id", "title", "source", "description", "game", "root", "root_name", "levels", "prune_on_equality",

@@ -356,8 +356,9 @@ def _text(d: Drawn, rule: bool, lang: str, g: Glyphs) -> str:
     value = (fmt(d.value, g) if d.value is not None else "None") if d.known else "?"
     shown = d.known or d.recorded
     label = f"{d.label}  P={d.chance}" if d.chance else d.label  # an outcome of a chance node, with its probability
-    if d.leaf or d.player is None:
-        text = f"{label} = {value}" if shown else label
+    if d.leaf or d.player is None:  # (a leaf's probability after its value: "B1 = 3  (P=1/6)", not "P=1/6 = 3")
+        text = f"{d.label} = {value}" if shown else d.label
+        text += f"  (P={d.chance})" if d.chance else ""
     else:
         player = t({MAX: "trace.max", CHANCE: "trace.chance"}.get(d.player, "trace.min"), lang)
         win = f"  {window(*d.window, g)}" if d.window is not None else ""

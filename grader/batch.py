@@ -32,6 +32,7 @@ import sys
 import tempfile
 import time
 import traceback
+import unicodedata
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -123,7 +124,8 @@ def _check_out(out: Path, submissions: Path) -> None:
 
     where, given = out.resolve(), submissions.resolve()
     if where == given or given in where.parents:  # the next run would grade the gradebook as students
-        raise SubmissionsError("grade.out_in_submissions", out=str(out), submissions=str(submissions))
+        key = "grade.out_is_submissions" if where == given else "grade.out_in_submissions"
+        raise SubmissionsError(key, out=str(out), submissions=str(submissions))
     course = current_course()
     own = [course.root, course.exercises, course.solutions, course.fixtures, course.handouts]
     if any(where == folder.resolve() or folder.resolve() in where.parents for folder in own[1:]) \
@@ -140,13 +142,15 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     _check_out(Path(out), Path(submissions))
     unique, duplicates = _unique(find_submissions(submissions))
     chosen = None if student is None else {student} if isinstance(student, str) else set(student)
+    chosen = None if chosen is None else {unicodedata.normalize("NFC", name) for name in chosen}  # as ids are
     for name in sorted(chosen or ()):
         if name not in unique:
             raise SubmissionsError("grade.no_student", student=name, path=submissions)
     if not unique:
         loose = sorted(p.name for p in Path(submissions).iterdir() if p.is_file() and p.suffix.lower() == ".py")
         if loose:  # a flat download: every student's files side by side
-            raise SubmissionsError("grade.only_loose", path=submissions, count=len(loose), first=loose[0])
+            raise SubmissionsError("grade.only_loose", path=submissions,
+                                   files=", ".join(loose[:3]) + (", …" if len(loose) > 3 else ""))
         raise SubmissionsError("grade.empty", path=submissions)
     grader = Grader(rubric, seed, lang, limits)
     result = BatchResult(Path(out), duplicates=duplicates)

@@ -123,7 +123,8 @@ def _read(doc: Node | None, path: Path, text: str) -> Rubric:
     if "fixtures" in items:
         node = items["fixtures"][1]
         names = [scalar(n) if isinstance(n, ScalarNode) else None for n in getattr(node, "value", [])]
-        bad = [n for n in getattr(node, "value", []) if not isinstance(n, ScalarNode) or scalar(n) not in SOURCES]
+        bad = [n for n in node.value if not isinstance(n, ScalarNode) or scalar(n) not in SOURCES] \
+            if isinstance(node, SequenceNode) else []
         if not isinstance(node, SequenceNode) or bad:  # the entry that is not a source, else the whole value
             raise _fail(path, bad[0] if bad else node, "rubric.bad_choice", key="fixtures",
                         found=describe(bad[0] if bad else node), known=", ".join(SOURCES))

@@ -385,7 +385,7 @@ def near_names(files: list[str], names: list[str]) -> dict[str, str]:
     after an LMS's prefix (``kim_123_alphabeta.py``): what the feedback suggests renaming (contract §4 names the
     files exactly, so nothing is graded under another name).
 
-    >>> near_names(["Minimax.py", "x/alphabeta (1).py", "kim_12_alphabeta_cutoff-1.py", "notes.txt"],
+    >>> near_names(["Minimax.py", "x/alphabeta (1).py", "kim_12_alphabeta_cutoff-1.py", "alphabeta_ordering.py"],
     ...            ["minimax.py", "alphabeta.py", "alphabeta_cutoff.py", "ordering.py"])
     {'minimax.py': 'Minimax.py', 'alphabeta.py': 'x/alphabeta (1).py', 'alphabeta_cutoff.py': 'kim_12_alphabeta_cutoff-1.py'}
     """
@@ -398,10 +398,12 @@ def near_names(files: list[str], names: list[str]) -> dict[str, str]:
             stem = re.sub(r"[\s_-]*(\(\d+\)|\d+|copy|복사본)$", "", PurePosixPath(f).stem.lower())
             stems.setdefault(re.sub(r"[\s-]+", "_", stem), f)
     near = {}
+    exercises = {n[:-3].lower() for n in names}
     for name in names:
         want = name[:-3].lower()
-        if name not in present:
-            found = [f for stem, f in stems.items() if stem == want or stem.endswith("_" + want)]
+        if name not in present:  # (a prefix naming another exercise is that exercise's file: alphabeta_ordering.py)
+            found = [f for stem, f in stems.items() if stem == want or stem.endswith("_" + want)
+                     and not exercises & set(stem[: -len(want)].strip("_").split("_"))]
             if found:
                 near[name] = found[0]
     return near

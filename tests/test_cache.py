@@ -10,7 +10,6 @@ import os
 import re
 import shutil
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -249,25 +248,29 @@ def test_the_cache_folder_keeps_a_bounded_number_of_entries(where, tmp_path, mon
 
 
 def test_an_entry_read_at_every_use_outlives_entries_written_after_it(where, tmp_path, monkeypatch):
-    """The entries used last are kept: one written long ago but read at every check (the public fixtures') is not
-    dropped when newer entries fill the folder."""
+    """The entries used last are kept: a read marks an entry used (its time moves to now), and pruning drops the
+    entries used longest ago, so one written long ago but read at every check (the public fixtures') stays. (Times
+    are set explicitly: a file's time moves in clock ticks, and the order of equal times is the folder's.)"""
     import os
 
-    monkeypatch.setattr(cache, "MAX_ENTRIES", 4)
     kept = tmp_path / "kept.txt"
     kept.write_text("kept", encoding="utf-8")
     build = Counted(kept)
     cached("words", [kept], build)
     (slot,) = entries(where)
     os.utime(slot, ns=(1, 1))  # written long ago
-    for k in range(9):
-        cached("words", [kept], build)  # read at every check
-        time.sleep(0.02)  # (a file's time moves in steps of a clock tick: the reads and writes apart by more)
+    assert cached("words", [kept], build) == ["KEPT"] and build.calls == 1
+    assert slot.stat().st_mtime_ns > 10 ** 18  # the read marked it used (now, not 1970)
+    for k in range(6):  # six entries written after it, each one used later than the last
         source = tmp_path / f"s{k}.txt"
         source.write_text(str(k), encoding="utf-8")
         cached("words", [source], Counted(source))
-        time.sleep(0.02)
-    assert build.calls == 1 and slot in entries(where)
+    others = [e for e in entries(where) if e != slot]
+    for k, entry in enumerate(others):  # ... yet all of them before the kept entry's last use
+        os.utime(entry, ns=(slot.stat().st_mtime_ns - 10 ** 9 * (k + 1),) * 2)
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 4)
+    cache._prune(where)
+    assert slot in entries(where) and len(entries(where)) == 2  # the half used last: the kept entry among them
 
 
 @pytest.mark.parametrize("platform, variables, expected", [

@@ -278,3 +278,7 @@ def test_an_outcome_of_a_chance_node_is_drawn_with_its_probability():
     lines = render_tree(trace, fx.tree, lang="en")
     assert any("B1  P=1/6  MIN  → 3" in line for line in lines)
     assert sum("P=1/6" in line for line in lines) == 6 and not any("P=" in line for line in lines if " MAX " in line)
+    from abkit.fixture import parse_fixture
+    coin = parse_fixture("levels: [max, chance]\ntree: {A: {B: {B1: 3, B2: 5}}}\n")  # outcomes that are leaves
+    drawn = render_tree(reference_trace(coin.game(), coin.root, "expectimax"), coin.tree, lang="en")
+    assert any(line.endswith("B1 = 3  (P=1/2)") for line in drawn), drawn

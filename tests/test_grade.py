@@ -192,7 +192,8 @@ def test_a_class_zip_or_a_flat_download_says_what_to_do(abkit, tmp_path):
     for name in ("kim_123_minimax-1.py", "lee_124_minimax.py"):
         shutil.copy(KIT_ROOT / "solutions" / "minimax.py", tmp_path / "flat" / name)
     run = abkit("grade", tmp_path / "flat", "--out", tmp_path / "out", "--lang", "en")
-    assert run.status == 2 and "only 2 loose Python files (kim_123_minimax-1.py, …): put each student's files" in run.err
+    assert run.status == 2 and "only loose Python files (kim_123_minimax-1.py, lee_124_minimax.py): put each " \
+                               "student's files" in run.err
 
 
 def test_an_empty_folder_is_an_instructor_error(abkit, tmp_path):
@@ -227,7 +228,7 @@ def test_grading_on_windows_says_where_it_runs_instead_of_failing(abkit, tmp_pat
 @pytest.mark.parametrize("where,words", [
     ("a-file", "is a file, not a folder"),
     ("class/out", "is inside the submissions folder"),
-    ("class", "is inside the submissions folder"),
+    ("class", "is the submissions folder"),
     ("COURSE/exercises", "one of its exercises/, solutions/, fixtures/, handouts/"),
     ("COURSE", "is the course folder"),
     ("/proc/abkit-out", "cannot write into /proc/abkit-out ("),
@@ -235,13 +236,15 @@ def test_grading_on_windows_says_where_it_runs_instead_of_failing(abkit, tmp_pat
 def test_a_gradebook_folder_that_cannot_be_one_is_refused_before_grading(abkit, tmp_path, where, words):
     """--out is checked before any student is graded: a file, a folder inside the class or the course's own
     folders, a place that cannot be written; exit 2 and one sentence, nothing written."""
+    course = tmp_path / "course"  # a course of the test's own: a regression would write into it, not the kit
+    assert abkit("init", course, "--seed", "1", "--lang", "en").status == 0
     shutil.copytree(EXAMPLES / "alice", tmp_path / "class" / "alice")
     (tmp_path / "a-file").write_text("notes\n", encoding="utf-8")
-    before = sorted(p.relative_to(KIT_ROOT) for p in (KIT_ROOT / "exercises").rglob("*"))
-    out = where.replace("COURSE", str(KIT_ROOT)) if where.startswith(("COURSE", "/")) else tmp_path / where
-    run = abkit("grade", tmp_path / "class", "--out", out, "--lang", "en")
+    before = sorted(p.relative_to(course) for p in course.rglob("*"))
+    out = where.replace("COURSE", str(course)) if where.startswith(("COURSE", "/")) else tmp_path / where
+    run = abkit("--course", course, "grade", tmp_path / "class", "--out", out, "--lang", "en")
     assert run.status == 2 and words in run.err and "Traceback" not in run.err
-    assert sorted(p.relative_to(KIT_ROOT) for p in (KIT_ROOT / "exercises").rglob("*")) == before
+    assert sorted(p.relative_to(course) for p in course.rglob("*")) == before
     assert sorted(p.name for p in (tmp_path / "class").iterdir()) == ["alice"]
     assert (tmp_path / "a-file").read_text(encoding="utf-8") == "notes\n"
 
@@ -284,12 +287,17 @@ def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_
     assert [row["student"] for row in rows(tmp_path / "out")] == ["김철수"]
     assert "학번이 다른 항목과 같아 채점하지 않은 항목: 김철수." in (tmp_path / "out" / "summary.md").read_text(
         encoding="utf-8")
+    again = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--student",
+                  unicodedata.normalize("NFD", "김철수"), "--lang", "en")  # as a terminal may pass it
+    assert again.status == 0 and "(1 graded now" in again.out
 
 
 
 @pytest.mark.parametrize("text,words", [
     ("", "rubric must be a mapping of names to values, found an empty file."),
     ("exercises: {minimax: {values: 1}}\nfixtures:\n  - public\n  - secret\n", "4: fixtures cannot be 'secret'"),
+    ("exercises: {minimax: {values: 1}}\nfixtures: public\n", "2: fixtures cannot be 'public'"),
+    ("exercises: {minimax: {values: 1}}\nfixtures: {public: 1}\n", "2: fixtures cannot be"),
 ])
 def test_a_rubric_error_names_the_entry_it_is_about(abkit, tmp_path, text, words):
     rubric = tmp_path / "rubric.yaml"

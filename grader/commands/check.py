@@ -42,7 +42,7 @@ def run(args) -> int:
 
         written = write_pages(results, Path(args.html), args.lang)
         print(t("check.html_written", args.lang, count=len(written), out=args.html))
-        others = sum(1 for r in results if not r.passed) - len(written)
+        others = sum(1 for r in results if r.status in ("failed", "error", "timeout", "crashed")) - len(written)
         if others > 0:  # a game on a board, code that did not run or generated nothing: no tree to step through
             print(t("check.html_others", args.lang, count=others))
     return 0 if ok else 1

@@ -123,9 +123,12 @@ def run_generate(args) -> int:
 
     if args.branching < 1 or args.depth < 0 or args.count < 1:
         raise UsageError("fixtures.generate.bad_shape")
-    nodes = sum(args.branching ** level for level in range(args.depth + 1))
-    if nodes > MAX_TREE_NODES:  # a graded search could not report it whole (the fixture would be refused anyway)
-        raise UsageError("fixtures.generate.too_big", nodes=nodes, limit=MAX_TREE_NODES)
+    nodes = level = 1
+    for _ in range(args.depth):  # level by level, stopping past the limit (a huge --depth answers at once)
+        level *= args.branching
+        nodes += level
+        if nodes > MAX_TREE_NODES:  # a graded search could not report it whole (the fixture would be refused anyway)
+            raise UsageError("fixtures.generate.too_big", limit=MAX_TREE_NODES)
     try:
         written = generate(args.out, args.branching, args.depth, args.low, args.high, args.ordering,
                            args.rule, args.root, args.distinct, args.seed, args.count, args.prefix)
