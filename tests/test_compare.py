@@ -52,7 +52,7 @@ def test_strict_cutoff_is_a_missed_cut_at_the_equal_node(tmp_path):
                                           "instead: after its child C1 = 3, v = 3 ≤ α = 3, so it returns at once "
                                           "(cut off: C2).")
     assert first.message.render("ko") == ("내 탐색은 C1 다음에 C2 노드를 생성했습니다. 그러나 의사코드는 C (MIN, α=3, β=+∞)에서 "
-                                          "멈춥니다. 자식 C1(값 3)까지 탐색하고 나면 v = 3 ≤ α = 3이므로 곧바로 반환합니다"
+                                          "멈춥니다. 자식 C1(값 3)까지 탐색하고 나면 v = 3 ≤ α = 3이므로 곧바로 v를 돌려줍니다"
                                           "(가지치기되는 자식: C2).")
 
 
