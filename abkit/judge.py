@@ -11,10 +11,12 @@ are recorded depends on how the code is written, which the contract leaves open.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from abkit.compare import Finding, same_number
 from abkit.i18n import Message
+from abkit.textree import fmt
 from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, CountedTrace, Trace, error_name
 
 #: the categories a kind of test is judged in: a search on a tree, on a board game, a direct call
@@ -86,10 +88,23 @@ def with_root_value(findings: list[Finding], student: Trace, game_to_move) -> li
 
 
 def root_call(student: Trace, game_to_move) -> str:
-    """The call :func:`abkit.trace.root_value` makes on ``student``'s root, as code: ``max_value(game, 'A', -∞, +∞)``
-    (``…`` for the depth-limited searches' further arguments)."""
+    """The call :func:`abkit.trace.root_value` makes on ``student``'s root, as code:
+    ``max_value(game, 'A', -∞, +∞)`` (``…`` for the depth-limited searches' further arguments)."""
     function = VALUE_FUNCTIONS.get(game_to_move(student.root), "max_value")
     spec = ALGORITHMS.get(student.algorithm)
-    window = ", -∞, +∞" if spec is not None and spec.windowed else ""
-    more = ", …" if spec is not None and spec.params else ""
-    return f"{function}(game, {student.root!r}{window}{more})"
+    window = (-math.inf, math.inf) if spec is not None and spec.windowed else ()
+    return call_text(function, student.root, *window, *(("…",) if spec is not None and spec.params else ()))
+
+
+def call_text(function: str, state: object, *args: object) -> str:
+    """A call of a contract function as the grader makes it, as code: ``min_value(game, 'C', 5, +∞)`` (numbers as
+    :func:`~abkit.textree.fmt` writes them, other arguments as they are)."""
+    shown = "".join(f", {fmt(a) if isinstance(a, (int, float)) and not isinstance(a, bool) else a}" for a in args)
+    return f"{function}(game, {state!r}{shown})"
+
+
+def direct_findings(findings: list[Finding], node: object) -> list[Finding]:
+    """The findings of a call made directly on ``node``: none on an action (a call returns none), and the node's
+    return said once (not again as the call's value)."""
+    returned = {f.node for f in findings if f.kind == "return"}
+    return [f for f in findings if f.kind != "action" and not (f.kind == "value" and node in returned)]

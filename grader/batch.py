@@ -32,7 +32,6 @@ import sys
 import tempfile
 import time
 import traceback
-import unicodedata
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,7 +49,7 @@ from grader.rubric import Rubric, default_rubric
 from grader.running import weakest
 from grader.safetext import terminal
 from grader.sandbox import LIVE, ForkServer, Limits
-from grader.submissions import Submission, SubmissionsError, find_submissions
+from grader.submissions import Submission, SubmissionsError, find_submissions, student_id
 
 
 @dataclass
@@ -127,9 +126,8 @@ def _check_out(out: Path, submissions: Path) -> None:
         key = "grade.out_is_submissions" if where == given else "grade.out_in_submissions"
         raise SubmissionsError(key, out=str(out), submissions=str(submissions))
     course = current_course()
-    own = [course.root, course.exercises, course.solutions, course.fixtures, course.handouts]
-    if any(where == folder.resolve() or folder.resolve() in where.parents for folder in own[1:]) \
-            or where == own[0].resolve():
+    own = [f.resolve() for f in (course.exercises, course.solutions, course.fixtures, course.handouts)]
+    if where == course.root.resolve() or any(where == f or f in where.parents for f in own):
         raise SubmissionsError("grade.out_in_course", out=str(out), course=str(course.root))
     if out.exists() and not out.is_dir():
         raise SubmissionsError("grade.out_is_file", out=str(out))
@@ -141,8 +139,7 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     """:func:`grade_batch`, its course fixed."""
     _check_out(Path(out), Path(submissions))
     unique, duplicates = _unique(find_submissions(submissions))
-    chosen = None if student is None else {student} if isinstance(student, str) else set(student)
-    chosen = None if chosen is None else {unicodedata.normalize("NFC", name) for name in chosen}  # as ids are
+    chosen = None if student is None else {student_id(s) for s in ([student] if isinstance(student, str) else student)}
     for name in sorted(chosen or ()):
         if name not in unique:
             raise SubmissionsError("grade.no_student", student=name, path=submissions)

@@ -16,9 +16,8 @@ from typing import Callable
 from abkit.compare import Finding, compare, compare_counts, compare_order
 from abkit.feedback import TestResult
 from abkit.i18n import Message, t
-from abkit.judge import passes, signature, with_root_value
+from abkit.judge import call_text, direct_findings, passes, signature, with_root_value
 from abkit.play import problems
-from abkit.textree import fmt
 from abkit.trace import ALGORITHMS, Trace, error_name
 from abkit.tree import TreeGame
 
@@ -87,17 +86,14 @@ class Judge:
             passed = {c: not tampered and passes(c, student, expected) for c in test.categories}
             result.status = "passed" if all(passed.values()) else "failed"
         if test.function:  # a direct call: the call as made (its values line has no action)
-            window = "".join(f", {fmt(x)}" for x in test.window)
-            result.detail = {**result.detail, "call": f"{test.function}(game, {test.state!r}{window})"}
+            result.detail = {**result.detail, "call": call_text(test.function, test.state, *test.window)}
         if not result.passed:
             result.findings = compare(student, expected, test.tree, self.rule) if test.tree is not None else \
                 compare_counts(student, expected)
             result.findings = with_root_value(result.findings, student,
                                               lambda state: game_from_request(test.message()).to_move(state))
-            if test.function:  # a call returns no action, and its node's return is said once (as check says it)
-                returned = {f.node for f in result.findings if f.kind == "return"}
-                result.findings = [f for f in result.findings if f.kind != "action"
-                                   and not (f.kind == "value" and student.root in returned)]
+            if test.function:
+                result.findings = direct_findings(result.findings, test.state)
             if tampered:
                 result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
         return TestGrade(test, result, passed)

@@ -96,9 +96,9 @@ def find_submissions(folder: str | Path) -> list[Submission]:
             mode = path.lstat().st_mode
         except OSError:  # pragma: no cover - vanished while listing
             continue
-        student = _student_id(path.name[: -len(".zip")] if path.name.lower().endswith(".zip") else path.name)
+        student = student_id(path.name[: -len(".zip")] if path.name.lower().endswith(".zip") else path.name)
         if stat.S_ISDIR(mode):  # a folder's id is its whole name, even one ending in .zip
-            entries.append(Submission(_student_id(path.name), path))
+            entries.append(Submission(student_id(path.name), path))
         elif stat.S_ISLNK(mode):
             entries.append(Submission(student, path, _link_problem(folder, path)))
         elif not stat.S_ISREG(mode):
@@ -108,12 +108,14 @@ def find_submissions(folder: str | Path) -> list[Submission]:
     return sorted(entries, key=lambda s: (s.student, s.path.name))
 
 
-def _student_id(name: str) -> str:
+def student_id(name: str) -> str:
     """The student id of an entry named ``name``: its bytes that are not UTF-8 written as ``\\xNN``, its letters in
     Unicode's composed form (NFC: a name from an archive made on macOS, decomposed, is the same student).
 
-    >>> _student_id("caf\\udce9"), _student_id("김민준"), _student_id(unicodedata.normalize("NFD", "김민준")) == "김민준"
-    ('caf\\\\xe9', '김민준', True)
+    >>> student_id("caf\\udce9"), student_id("김민준")
+    ('caf\\\\xe9', '김민준')
+    >>> student_id(unicodedata.normalize("NFD", "김민준")) == "김민준"
+    True
     """
     if name.isascii():
         return name

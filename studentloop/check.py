@@ -40,7 +40,8 @@ from abkit.fixture import Fixture, fixture_paths, load_fixture, load_fixtures
 from abkit.game import MAX, Budgeted, SearchTooLong
 from abkit.i18n import LANGS, Message, default_lang, t
 from abkit.info import Course, Exercise
-from abkit.judge import DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, with_root_value
+from abkit.judge import (DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, call_text, direct_findings,
+                         with_root_value)
 from abkit.loading import load_module
 from abkit.records import record
 from abkit.textree import fmt
@@ -484,7 +485,7 @@ def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, re
         function = "max_value" if fixture.game().to_move(node) == MAX else "min_value"
         student = _traced_call(module, fixture, node, function, alpha, beta)
         expected = subtrace(whole, node, alpha, beta)
-        result.detail = {"call": f"{function}(game, {node!r}, {fmt(alpha)}, {fmt(beta)})"}
+        result.detail = {"call": call_text(function, node, alpha, beta)}
         _judge(result, student, expected, course, folder, direct=True)
         if not result.passed:
             return
@@ -512,8 +513,7 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         game = result.tree
         findings = with_root_value(findings, student, lambda state: _player(game, state))
     if direct:
-        returned = {f.node for f in findings if f.kind == "return"}
-        findings = [f for f in findings if f.kind != "action" and not (f.kind == "value" and expected.root in returned)]
+        findings = direct_findings(findings, expected.root)
     result.student, result.expected, result.findings = student, expected, findings
     error = student.error
     if not judged:

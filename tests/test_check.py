@@ -132,29 +132,29 @@ def test_an_exception_is_told_once_with_its_traceback_and_no_advice_on_what_it_s
         assert run.out.index(below) < run.out.index(above)
 
 
-def test_a_leaf_that_returned_a_wrong_value_is_told_it_is_a_terminal_state(abkit, student):
-    """MAX-VALUE without its terminal test returns -∞ at a leaf: the finding says what a terminal state returns, not
-    'the best child value found'."""
-    no_test = [("    # BEGIN SOLUTION\n    if game.terminal_test(state):\n        return game.utility(state)\n    v = -math.inf",
-                "    # BEGIN SOLUTION\n    v = -math.inf")]
-    folder = student(minimax=edited(MINIMAX, no_test))
-    run = abkit("check", "minimax", "--exercises", folder, "--lang", "en")
-    assert "B1 returned -∞; the pseudocode returns 3: B1 is a terminal state, where MAX-VALUE and MIN-VALUE return " \
-           "UTILITY(B1) at once." in run.out and "best child value" not in run.out
-    run = abkit("check", "minimax", "--exercises", folder, "--lang", "ko")
-    assert "B1은 단말 상태이므로 MAX-VALUE와 MIN-VALUE는 곧바로 UTILITY(B1) 값을 돌려줍니다." in run.out
+NO_TERMINAL_TEST = [("    # BEGIN SOLUTION\n    if game.terminal_test(state):\n        return game.utility(state)\n"
+                     "    v = -math.inf", "    # BEGIN SOLUTION\n    v = -math.inf")]
+UTILITY_TWICE = [("    if game.terminal_test(state):\n        return game.utility(state)\n    v = math.inf",
+                  "    if game.terminal_test(state):\n        game.utility(state)\n        return game.utility(state)\n"
+                  "    v = math.inf")]
 
 
-def test_a_state_evaluated_twice_is_said_to_be(abkit, student):
-    twice = [("    if game.terminal_test(state):\n        return game.utility(state)\n    v = math.inf",
-              "    if game.terminal_test(state):\n        game.utility(state)\n        return game.utility(state)\n"
-              "    v = math.inf")]
-    folder = student(edited(ALPHABETA, twice))
-    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "en")
-    assert "First difference: your search called UTILITY on B1 a second time: the pseudocode calls UTILITY once on " \
-           "each terminal state it reaches" in run.out and "where the pseudocode calls UTILITY on B2" not in run.out
-    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "ko")
-    assert "내 탐색은 B1에 UTILITY 함수를 두 번째로 호출했습니다." in run.out
+@pytest.mark.parametrize("exercise,edits,english,not_said,korean", [
+    # MAX-VALUE without its terminal test returns -∞ at a leaf: told what a terminal state returns
+    ("minimax", NO_TERMINAL_TEST, "B1 returned -∞; the pseudocode returns 3: B1 is a terminal state, where MAX-VALUE and "
+     "MIN-VALUE return UTILITY(B1) at once.", "best child value",
+     "B1은 단말 상태이므로 MAX-VALUE와 MIN-VALUE는 곧바로 UTILITY(B1) 값을 돌려줍니다."),
+    # UTILITY called twice on each leaf: told as a second call, not as another state's evaluation
+    ("alphabeta", UTILITY_TWICE, "First difference: your search called UTILITY on B1 a second time: the pseudocode "
+     "calls UTILITY once on each terminal state it reaches", "where the pseudocode calls UTILITY on B2",
+     "내 탐색은 B1에 UTILITY 함수를 두 번째로 호출했습니다."),
+])
+def test_a_finding_says_what_the_search_did(abkit, student, exercise, edits, english, not_said, korean):
+    source = {"minimax": MINIMAX, "alphabeta": ALPHABETA}[exercise]
+    folder = student(**{exercise: edited(source, edits)})
+    run = abkit("check", exercise, "--exercises", folder, "--lang", "en")
+    assert english in run.out and not_said not in run.out
+    assert korean in abkit("check", exercise, "--exercises", folder, "--lang", "ko").out
 
 
 def test_what_the_code_prints_stays_with_its_test(abkit, student):

@@ -292,7 +292,6 @@ def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_
     assert again.status == 0 and "(1 graded now" in again.out
 
 
-
 @pytest.mark.parametrize("text,words", [
     ("", "rubric must be a mapping of names to values, found an empty file."),
     ("exercises: {minimax: {values: 1}}\nfixtures:\n  - public\n  - secret\n", "4: fixtures cannot be 'secret'"),
