@@ -15,12 +15,23 @@ def student_traceback(error: BaseException, roots: list[Path]) -> list[str]:
     """The lines of ``error``'s traceback that point into the student's files (under ``roots``), then the error."""
     import traceback  # only when the student's code raised: a check of passing code never needs it
 
-    lines = [line.rstrip("\n") for line in traceback.format_list(student_frames(error, roots))]
+    frames = [_unmarked(frame) for frame in student_frames(error, roots)]
+    lines = [line.rstrip("\n") for line in traceback.format_list(frames)]
     lines += [line.rstrip("\n") for line in _exception_only(traceback, error)]
     lines = [part for line in lines for part in line.split("\n")]
     if lines and "Did you mean" not in lines[-1]:
         lines[-1] += _suggestion(error)
     return lines
+
+
+def _unmarked(frame: FrameSummary) -> FrameSummary:
+    """``frame`` without its columns, so that it is shown as Python 3.10 shows it: file, line, function and source
+    line, and no line of ``^``/``~`` markers under it (3.11 marks operators and subscripts, 3.13 calls too). The
+    feedback then reads the same on every Python the kit supports, and a marker line such as ``~~~~^^^^`` is never
+    taken for a code fence by a reader of the Markdown feedback that is less careful than CommonMark."""
+    import traceback
+
+    return traceback.FrameSummary(frame.filename, frame.lineno, frame.name, line=frame.line)
 
 
 def _exception_only(traceback, error: BaseException) -> list[str]:

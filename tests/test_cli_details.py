@@ -139,6 +139,21 @@ def test_a_misnamed_game_method_is_answered_with_the_right_name(tmp_path):
     assert student_traceback(error.value, [tmp_path])[-1].endswith("has no attribute 'is_terminal'")
 
 
+def test_a_traceback_reads_the_same_on_every_python(tmp_path):
+    """Frames are shown as Python 3.10 shows them (file, line, function, source line): no ``^``/``~`` marker line,
+    which 3.11 draws under a subscript and 3.13 under a call, and which a careless Markdown reader takes for a fence."""
+    (tmp_path / "minimax.py").write_text("def max_value(game, state):\n    return {}['v'] + helper(game)[0]\n\n"
+                                         "def min_value(game, state):\n    return max_value(game, state) + 1\n",
+                                         encoding="utf-8")
+    with pytest.raises(KeyError) as error:
+        load_module(tmp_path / "minimax.py").min_value(None, "A")
+    lines = student_traceback(error.value, [tmp_path])
+    assert len(lines) == 5 and lines[-1] == "KeyError: 'v'"
+    assert [line.strip() for line in lines[1:4:2]] == ["return max_value(game, state) + 1",
+                                                       "return {}['v'] + helper(game)[0]"]
+    assert [line.split(", ")[1:] for line in lines[0:4:2]] == [["line 5", "in min_value"], ["line 2", "in max_value"]]
+
+
 def test_an_attribute_error_that_will_not_say_its_name_gets_no_suggestion(tmp_path):
     class Odd(AttributeError):
         @property
