@@ -129,7 +129,8 @@ class Drawn:
     cut: ``(v, bound)`` when a cut-off is drawn (only where it holds). leaf: a terminal state of the tree;
     recorded: a MAX-VALUE/MIN-VALUE call on it was matched to it (windows complete). mark: ``"extra"`` (the expected
     search does not generate it), ``"missing"`` (pruned, the expected one generates it), ``"below"`` (estimated,
-    the expected one searches below it) or ``"unevaluated"`` (a leaf the expected one evaluates). size: nodes in a
+    the expected one searches below it), ``"unevaluated"`` (a leaf the expected one evaluates) or ``"value"`` (its
+    recorded call returned another value than the expected search's call on it, ``wanted``). size: nodes in a
     pruned subtree. chance: P(r) of an outcome of a chance node, as drawn (``1/6``), else ``""``.
     """
 
@@ -148,6 +149,7 @@ class Drawn:
     leaf: bool = False
     recorded: bool = False
     chance: str = ""
+    wanted: object = None
     children: list["Drawn"] = field(default_factory=list)
 
 
@@ -209,6 +211,7 @@ def drawing(trace: Trace, tree: Tree, prune_on_equality: bool = True, expected: 
 def _add_marks(drawn: Drawing, expected: Trace, evaluated: set) -> None:
     """Where the drawn search leaves the expected one's generated and evaluated states."""
     wanted, estimated = {key(n) for n in expected.visited}, {key(n) for n in expected.evaluated}
+    returned = _returned(expected)
     for d in drawn.nodes():
         if d.kind in ("searched", "stray") and d.node not in wanted:
             d.mark = "extra"
@@ -218,6 +221,27 @@ def _add_marks(drawn: Drawing, expected: Trace, evaluated: set) -> None:
             d.mark = "below"  # estimated by EVAL where the expected search goes on below
         elif d.kind == "searched" and d.leaf and d.node in estimated and d.node not in evaluated:
             d.mark = "unevaluated"
+        elif d.kind == "searched" and d.recorded and d.known and d.node in returned \
+                and not _same_value(d.value, returned[d.node]):
+            d.mark, d.wanted = "value", returned[d.node]
+
+
+def _returned(expected: Trace) -> dict:
+    """What the expected search's MAX-VALUE/MIN-VALUE call on each node returned, when its calls are a full record
+    made once per node (a single search); else nothing."""
+    if not expected.windows_complete():
+        return {}
+    calls = [c for c in expected.calls if not c.synthetic and c.value is not None]
+    values = {key(c.node): c.value for c in calls}
+    return values if len(values) == len(calls) else {}
+
+
+def _same_value(mine: object, wanted: object) -> bool:
+    """Whether a returned value is the expected one (numbers to rounding: an expectation is a sum of products)."""
+    numbers = (int, float)
+    if not isinstance(mine, numbers) or not isinstance(wanted, numbers) or isinstance(mine, bool):
+        return type(mine) is type(wanted) and mine == wanted if isinstance(mine, (str, type(None))) else False
+    return mine == wanted or math.isclose(mine, wanted, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def _occurrences(trace: Trace, tree: Tree, visited: list) -> tuple[list[Drawn], list[Drawn], list[Drawn | None]]:
@@ -379,12 +403,15 @@ def _text(d: Drawn, rule: bool, lang: str, g: Glyphs) -> str:
 
 
 def _mark(d: Drawn, lang: str, g: Glyphs) -> str:
-    return f"   {g.warn} {t('trace.mark.' + d.mark, lang)}" if d.mark else ""
+    return f"   {g.warn} {t('trace.mark.' + d.mark, lang, value=fmt(d.wanted, g))}" if d.mark else ""
 
 
 def render_summary(trace: Trace, tree: Tree, lang: str = "en", g: Glyphs = UNICODE) -> str:
-    """One line: value, action, node count, leaves evaluated, pruned subtrees."""
-    pruned = trace.pruned(tree) if tree is not None else []
-    return t("trace.summary", lang, value=fmt(trace.value, g), action=trace.action if trace.action is not None else "-",
-             nodes=fmt(trace.nodes, g), leaves=fmt(trace.leaves, g),
-             pruned=", ".join(pruned) if pruned else t("trace.none", lang))
+    """One line: value, action, node count, states evaluated, pruned subtrees (a whole game, ``tree`` None, has no
+    tree to name them in: the line says it is not drawn)."""
+    words = dict(value=fmt(trace.value, g), action=trace.action if trace.action is not None else "-",
+                 nodes=fmt(trace.nodes, g), leaves=fmt(trace.leaves, g))
+    if tree is None:
+        return t("trace.summary_game", lang, **words)
+    pruned = trace.pruned(tree)
+    return t("trace.summary", lang, pruned=", ".join(pruned) if pruned else t("trace.none", lang), **words)

@@ -37,8 +37,8 @@ def test_trace_marks_c2_and_c3_as_pruned(abkit):
     lines = run.out.splitlines()
     pruned = [line for line in lines if "pruned" in line and "value" not in line]
     assert [line.split("✂")[0].split()[-1] for line in pruned] == ["C2", "C3"]
-    assert any("C  MIN  [α=3, β=+∞]  → 2" in line and "v=2 ≤ α=3" in line for line in lines)
-    assert lines[-1] == "value 3 · action B · nodes 11 · leaves evaluated 7 · pruned: C2, C3"
+    assert any("C  MIN  [α=3, β=+∞]  → 2" in line and "cut: 2 ≤ α=3" in line for line in lines)
+    assert lines[-1] == "value 3 · action B · nodes 11 · states evaluated 7 · pruned: C2, C3"
 
 
 def test_trace_json_has_exactly_the_contract_keys(abkit):

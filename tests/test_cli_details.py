@@ -110,7 +110,8 @@ def test_the_handouts_help_does_not_call_its_inputs_fixtures(abkit):
 
 def test_trace_of_a_game_counts_its_leaves_from_the_fixture(abkit):
     run = abkit("trace", PUBLIC_FIXTURES / "ttt-o-wins.yaml", "--lang", "en")
-    assert "value -1 · action 5 · nodes 16 · leaves evaluated 7" in run.out
+    assert "value -1 · action 5 · nodes 16 · states evaluated 7 (a whole game: its tree is not drawn)" in run.out
+    assert "pruned" not in run.out  # a whole game names no pruned subtree: "pruned: none" would be false
 
 
 def test_loading_a_students_file_writes_no_bytecode_beside_it(tmp_path, monkeypatch):

@@ -82,4 +82,4 @@ def test_trace_draws_every_iteration_of_iterative_deepening(abkit):
     assert "· iterative deepening (alpha-beta, the previous best move first)" in run.out.splitlines()[0]
     assert [line.split()[-1] for line in run.out.splitlines() if line.startswith("— iteration")] == ["—", "—"]
     assert sum(1 for line in run.out.splitlines() if line.startswith("#1  A  MAX")) == 2
-    assert "B  MIN  [α=6, β=+∞]  → 2   ✂ cut: v=2 ≤ α=6" in run.out
+    assert "B  MIN  [α=6, β=+∞]  → 2   ✂ cut: 2 ≤ α=6" in run.out

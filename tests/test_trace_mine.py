@@ -52,7 +52,7 @@ def test_the_recorded_search_draws_what_the_reference_does(no_solutions, name, a
 
 def test_without_solutions_trace_draws_the_recorded_search(abkit, no_solutions):
     run = abkit("trace", AIMA, "--lang", "en")
-    assert run.status == 0 and "#6  ├─ C  MIN  [α=3, β=+∞]  → 2   ✂ cut: v=2 ≤ α=3" in run.out
+    assert run.status == 0 and "#6  ├─ C  MIN  [α=3, β=+∞]  → 2   ✂ cut: 2 ≤ α=3" in run.out
     run = abkit("trace", AIMA, "--json")
     assert json.loads(run.out)["pruned"] == ["C2", "C3"]
 
@@ -109,13 +109,13 @@ def test_mine_draws_the_students_search_with_the_first_difference(abkit, mine):
                               "it; ⚠ marks where it leaves the pseudocode's path\n")
     assert "#7    └─ C2 = 1   ⚠ the pseudocode does not generate this" in run.out
     assert "First difference: after C1 your search generated C2; the pseudocode stops at C (MIN, α=3, β=+∞)" in run.out
-    assert "value 3 · action B · nodes 7 · leaves evaluated 4 · pruned: none" in run.out
+    assert "value 3 · action B · nodes 7 · states evaluated 4 · pruned: none" in run.out
 
 
 def test_mine_on_a_correct_search_says_it_is_the_same(abkit, mine):
     run = abkit("trace", AIMA, "--mine", "--exercises", mine(alphabeta=solution("alphabeta")), "--lang", "ko")
     assert run.status == 0 and "#7  │  ├─ C1 = 2" in run.out and "⚠" not in run.out.split("\n", 1)[1]
-    assert "이 트리에서 내 탐색은 의사코드와 같은 노드를 생성하고 평가하며" in run.out
+    assert "이 트리에서 내 탐색은 의사코드와 같은 상태를 같은 순서로 생성하고 평가하며, 같은 행동을 고릅니다." in run.out
     run = abkit("trace", AIMA, "--mine", "--algorithm", "minimax", "--exercises", mine(minimax=solution("minimax")))
     assert run.status == 0 and "(minimax.py)" in run.out
 
@@ -126,11 +126,43 @@ def test_mine_on_a_stub_points_at_the_todo(abkit, mine):
     assert "#1" not in run.out and "Traceback" not in run.out
 
 
-def test_mine_on_a_whole_game_compares_the_counts(abkit, mine):
+def test_mine_on_a_whole_game_compares_the_counts(abkit, mine, tmp_path):
     folder = mine(alphabeta=edited(solution("alphabeta"), STRICT))
     run = abkit("trace", PUBLIC_FIXTURES / "ttt-o-blocks.yaml", "--mine", "--exercises", folder, "--lang", "en")
     assert run.status == 1 and "your search generated 97 nodes (the root and every RESULT); the pseudocode generates 75" \
         in run.out
+    assert "a whole game is not drawn, so its counts are compared" in run.out and "⚠" not in run.out  # nothing marked
+    run = abkit("trace", PUBLIC_FIXTURES / "ttt-o-blocks.yaml", "--mine", "--exercises", folder, "--html",
+                tmp_path / "page.html", "--lang", "en")
+    assert run.status == 2 and "is a whole game, not a game tree" in run.err and not (tmp_path / "page.html").exists()
+
+
+FAIL_HARD = (("        if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n            return v\n",
+              "        if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n            return alpha\n"),)
+
+
+def test_mine_marks_a_value_the_pseudocode_does_not_return_and_never_names_v(abkit, mine):
+    """A fail-hard MIN-VALUE returns α where it cuts: the drawing shows what C returned and what the pseudocode's
+    C returns; the cut is told by the returned value (the code's v, 2, was never seen)."""
+    run = abkit("trace", AIMA, "--mine", "--exercises", mine(alphabeta=edited(solution("alphabeta"), FAIL_HARD)),
+                "--lang", "en")
+    assert "C  MIN  [α=3, β=+∞]  → 3   ✂ cut: 3 ≤ α=3   ⚠ the pseudocode returns 2 here" in run.out
+    assert "v=" not in run.out
+    ko = abkit("trace", AIMA, "--mine", "--exercises", mine(alphabeta=edited(solution("alphabeta"), FAIL_HARD)),
+               "--lang", "ko").out
+    assert "✂ 가지치기: 3 ≤ α=3   ⚠ 의사코드는 여기서 2를 돌려줍니다" in ko
+
+
+def test_mine_writes_the_step_through_page_of_a_difference(abkit, mine, tmp_path):
+    page = tmp_path / "mine.html"
+    folder = mine(alphabeta=edited(solution("alphabeta"), STRICT))
+    run = abkit("trace", PUBLIC_FIXTURES / "rule-split-min.yaml", "--mine", "--exercises", folder, "--html", page,
+                "--lang", "en")
+    assert run.status == 1 and f"wrote {page}" in run.out and "C2" in page.read_text(encoding="utf-8")
+    page.unlink()
+    run = abkit("trace", AIMA, "--mine", "--exercises", mine(alphabeta=solution("alphabeta")), "--html", page)
+    assert run.status == 0 and "No page written: your search does what the pseudocode does" in run.out
+    assert not page.exists()
 
 
 @pytest.mark.parametrize("file, args, words", [

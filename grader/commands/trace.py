@@ -85,9 +85,12 @@ def _mine(args, fixture, algorithm: str) -> int:
 
     if args.json or args.rule is not None:
         raise UsageError("trace.mine.options")
+    if args.html and fixture.tree is None:
+        raise UsageError("trace.html_needs_tree", path=args.file)
     result, exercise = mine(fixture, algorithm, args.exercises, args.lang)
     g = glyphs_for(sys.stdout)
-    print(t("trace.mine.heading", args.lang, title=fixture.label(args.lang), file=exercise.file, warn=g.warn))
+    heading = "trace.mine.heading" if fixture.tree is not None else "trace.mine.heading_game"
+    print(t(heading, args.lang, title=fixture.label(args.lang), file=exercise.file, warn=g.warn))
     print()
     if result.tree is not None and result.student is not None and result.student.error is None:
         for line in render_tree(result.student, result.tree, result.prune_on_equality, args.lang, g,
@@ -99,7 +102,25 @@ def _mine(args, fixture, algorithm: str) -> int:
     print(render_result(result, args.lang, g=g, show_tree=False))
     if result.passed:
         print(t("trace.mine.same", args.lang))
+    if args.html:
+        _mine_html(args, result)
     return 0 if result.passed else 1
+
+
+def _mine_html(args, result) -> None:
+    """``--mine --html OUT.html``: the student's search as the step-through page ``check --html`` makes of a failing
+    test (beside the pseudocode's), or, when it does what the pseudocode does or cannot be drawn, why there is none."""
+    from pathlib import Path
+
+    from stepthrough.page import student_page, wants_page, write_page
+
+    if result.passed:
+        print(t("trace.mine.html_same", args.lang, path=args.file))
+    elif not wants_page(result):
+        print(t("trace.mine.html_none", args.lang))
+    else:
+        write_page(Path(args.html), student_page(result, args.lang))
+        print(t("trace.wrote", args.lang, path=args.html))
 
 
 def _load(file: str):
