@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import field
-from types import ModuleType
+from types import CodeType, ModuleType
 
 from .game import CHANCE, MAX, MIN, Budgeted, Game, State
 from .records import record
@@ -419,8 +419,8 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
         def recorded(*args: Any, **kwargs: Any) -> Any:
             if not recording[0]:
                 return function(*args, **kwargs)
-            if kwargs or len(args) < 2 or type(args[1]) is not str:  # the kit's states are strings: inline below
-                call = _begin(trace, stack, player, windowed, args, kwargs)
+            if kwargs or len(args) < (4 if windowed else 2) or type(args[1]) is not str:  # the usual call: inline below
+                call = _begin(trace, stack, player, windowed, args, kwargs, function)
                 if call is None:
                     return function(*args, **kwargs)
             else:
@@ -457,29 +457,65 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
             setattr(module, name, function)
 
 
-def _begin(trace: Trace, stack: list[int], player: str, windowed: bool, args: tuple, kwargs: dict) -> Call | None:
-    """Add a :class:`Call` for a wrapped call with these arguments (positional or by keyword) and push its index;
-    the call, or ``None`` when the arguments do not name a state (the call then passes through unrecorded).
-    Never raises."""
+def _begin(trace: Trace, stack: list[int], player: str, windowed: bool, args: tuple, kwargs: dict,
+           function: Callable) -> Call | None:
+    """Add a :class:`Call` for a wrapped call of ``function`` with these arguments and push its index; the call, or
+    ``None`` when the arguments do not show the state (and, for alpha-beta, the window) it was entered with: the
+    call then passes through unrecorded, so the record is incomplete and no window is told. The contract fixes the
+    parameters' order (game, state, alpha, beta), not their names: one passed by keyword is read by the function's
+    own name for it (``α=...``), one left out is its default. Never raises."""
     try:
-        if len(args) >= 2:
-            state, rest = args[1], args[2:]
-        elif "state" in kwargs:
-            state, rest = kwargs["state"], ()
-        else:
+        names, defaults = _parameters(function)
+        wanted = 4 if windowed else 2
+        given = list(args[1:wanted])
+        for name in names[1 + len(given):wanted]:
+            if name in kwargs:
+                given.append(kwargs[name])
+            elif name in defaults:
+                given.append(defaults[name])
+            else:
+                break
+        if len(given) < wanted - 1:
             return None
-        hash(state)
-        call = Call(state, player, parent=stack[-1] if stack else None,
+        hash(given[0])
+        call = Call(given[0], player, parent=stack[-1] if stack else None,
                     visited_at=len(trace.visited), evaluated_at=len(trace.evaluated))
         if windowed:
-            alpha = rest[0] if len(rest) >= 1 else kwargs.get("alpha")
-            beta = rest[1] if len(rest) >= 2 else kwargs.get("beta")
-            call.alpha, call.beta = alpha, beta
+            call.alpha, call.beta = given[1], given[2]
         trace.calls.append(call)
         stack.append(len(trace.calls) - 1)
         return call
     except Exception:  # noqa: BLE001 - odd arguments are the search's business, never the recorder's
         return None
+
+
+#: the contract's parameters of MAX-VALUE/MIN-VALUE, in its order
+CONTRACT_PARAMETERS = ("game", "state", "alpha", "beta")
+#: a code object's flags for ``*args`` and ``**kwargs`` (``inspect.CO_VARARGS | inspect.CO_VARKEYWORDS``)
+VARIADIC = 0x04 | 0x08
+
+
+def _parameters(function: Callable) -> tuple[list[str], dict]:
+    """The names of ``function``'s positional parameters (a decorated function's own, through ``__wrapped__``; an
+    object's ``__call__`` without ``self``) and their defaults; ``game, state, alpha, beta`` when it shows none."""
+    for _ in range(8):
+        inner = getattr(function, "__wrapped__", None)
+        if inner is None:
+            break
+        function = inner
+    code, skip = getattr(function, "__code__", None), 0
+    if code is None:
+        function, skip = getattr(type(function), "__call__", None), 1
+        code = getattr(function, "__code__", None)
+    if not isinstance(code, CodeType):
+        return list(CONTRACT_PARAMETERS), {}
+    params = list(code.co_varnames[:code.co_argcount])
+    given = getattr(function, "__defaults__", None) or ()
+    defaults = dict(zip(params[len(params) - len(given):], given)) if isinstance(given, tuple) else {}
+    names = params[skip:]
+    if code.co_flags & VARIADIC:  # (*args, **kwargs), as a decorator's wrapper takes them: the contract's names
+        names += CONTRACT_PARAMETERS[len(names):]
+    return names, defaults
 
 
 def _recording(eval_fn: Callable, trace: Trace) -> Callable:

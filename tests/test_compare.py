@@ -65,6 +65,33 @@ def test_alpha_not_passed_down_is_a_window_at_the_first_child_that_needs_it(tmp_
     assert "after its child C1a1 = 3, v = 3 ≤ α = 5" in found[1].message.render("en")
 
 
+GREEK = [("def max_value(game, state, alpha, beta):", "def max_value(game, state, α, β):\n    alpha, beta = α, β"),
+         ("def min_value(game, state, alpha, beta):", "def min_value(game, state, α, β):\n    alpha, beta = α, β"),
+         ("min_value(game, game.result(state, a), alpha, beta))\n        if v > beta",
+          "min_value(game, state=game.result(state, a), α=alpha, β=beta))\n        if v > beta"),
+         ("max_value(game, game.result(state, a), alpha, beta))\n        if v < alpha",
+          "max_value(game, state=game.result(state, a), α=alpha, β=beta))\n        if v < alpha")]
+DEFAULTS = [("def max_value(game, state, alpha, beta):", "def max_value(game, state, alpha=-math.inf, beta=math.inf):"),
+            ("def min_value(game, state, alpha, beta):", "def min_value(game, state, alpha=-math.inf, beta=math.inf):"),
+            ("min_value(game, game.result(state, a), alpha, beta))\n        if v > beta",
+             "min_value(game, game.result(state, a)))\n        if v > beta"),
+            ("max_value(game, game.result(state, a), alpha, beta))\n        if v < alpha",
+             "max_value(game, game.result(state, a)))\n        if v < alpha")]
+
+
+def test_a_window_passed_by_other_keyword_names_or_left_to_defaults_is_read_as_entered(tmp_path):
+    """The contract fixes the parameters' order, not their names: ``min_value(game, state=s, α=a, β=b)`` enters with
+    (a, b), and a call that leaves them out enters with the function's defaults. Neither is told as 'α=?, β=?'."""
+    assert findings(variant(tmp_path, REFERENCE, *GREEK), "deep-cutoff") == []
+    found = findings(variant(tmp_path, REFERENCE, *GREEK, ("        alpha = max(alpha, v)\n", "")), "deep-cutoff")
+    assert (found[0].kind, found[0].node) == ("window", "C1c")
+    assert "C1c was entered with α=5, β=+∞; the pseudocode enters it with α=7, β=+∞" in found[0].message.render("en")
+    found = findings(variant(tmp_path, REFERENCE, *DEFAULTS), "deep-cutoff")
+    said = found[0].message.render("en")
+    assert (found[0].kind, found[0].node) == ("window", "B2") and "?" not in said
+    assert "B2 was entered with α=-∞, β=+∞; the pseudocode enters it with α=-∞, β=5" in said  # as NO_PASS is told
+
+
 def test_a_bound_not_updated_is_told_as_the_window_passed_on_unchanged(tmp_path):
     found = findings(variant(tmp_path, REFERENCE, ("        beta = min(beta, v)\n", "")), "gfg-alpha-beta")
     assert (found[0].kind, found[0].node) == ("window", "E")
