@@ -26,7 +26,6 @@ import multiprocessing
 import multiprocessing.connection
 import os
 import shlex
-import shutil
 import signal
 import sys
 import tempfile
@@ -49,7 +48,7 @@ from grader.rubric import Rubric, default_rubric
 from grader.running import weakest
 from grader.safetext import terminal
 from grader.sandbox import LIVE, ForkServer, Limits
-from grader.submissions import Submission, SubmissionsError, find_submissions, student_id
+from grader.submissions import Submission, SubmissionsError, find_submissions, remove_tree, student_id
 
 
 @dataclass
@@ -472,12 +471,12 @@ def _batch_folder(grader: Grader) -> Iterator[None]:
     the end, interrupted or not; those of earlier batches whose process is gone (killed) are removed first."""
     for stale in Path(tempfile.gettempdir()).glob("abkit-batch-*"):
         if _abandoned(stale):
-            shutil.rmtree(stale, ignore_errors=True)
+            remove_tree(stale)
     grader.work = Path(tempfile.mkdtemp(prefix=f"abkit-batch-{os.getpid()}-"))
     try:
         yield
     finally:
-        shutil.rmtree(grader.work, ignore_errors=True)
+        remove_tree(grader.work)
         grader.work = None
 
 

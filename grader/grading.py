@@ -14,7 +14,6 @@ rests on what the contract makes observable (:mod:`abkit.judge`). Nothing here w
 from __future__ import annotations
 
 import hashlib
-import shutil
 import tempfile
 import traceback
 from pathlib import Path
@@ -30,7 +29,7 @@ from grader.mistakes import MistakeNamer
 from grader.rubric import EXERCISES, Rubric
 from grader.running import ExerciseRun, Runner, weakest
 from grader.sandbox import Interrupted, Limits
-from grader.submissions import Submission, fingerprint, near_names, pick_files, unpack
+from grader.submissions import Submission, fingerprint, near_names, pick_files, remove_tree, unpack
 from grader.testplan import Test, TestPlan, student_seed
 
 
@@ -92,7 +91,7 @@ class Grader:
             try:
                 return self._grade(submission, folder)
             finally:
-                shutil.rmtree(folder, ignore_errors=True)
+                remove_tree(folder)
         except Interrupted:  # the batch is stopping: nothing is graded
             raise
         except Exception:  # noqa: BLE001 - a fault of the grader: this student's row says so, the batch goes on

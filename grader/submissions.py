@@ -26,6 +26,8 @@ from abkit.i18n import Message, os_problem
 
 MAX_FILE_BYTES = 1_000_000      # one Python file
 MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
+#: the deepest folder of a submission that is read (a folder's depth below the submission's own)
+MAX_DEPTH = 32
 MAX_FILES = 2000
 MAX_ENTRIES = 20_000            # entries in one archive, of any kind: more is a bomb of names
 MAX_RATIO = 100                 # uncompressed / compressed size of one archive entry (text deflates ~4-10x)
@@ -206,6 +208,39 @@ def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, b
             yield relative, data
 
 
+def remove_tree(path: Path) -> None:
+    """``shutil.rmtree(path, ignore_errors=True)`` at any depth: Python 3.10-3.11's rmtree recurses once a level, so
+    a folder nested deeper than the recursion limit (a hostile hand-in, a stale batch's) raised RecursionError
+    through ``ignore_errors``. Such a tree is removed from the bottom up without recursion; what cannot be is left."""
+    import shutil
+
+    try:
+        shutil.rmtree(path, ignore_errors=True)
+        return
+    except RecursionError:
+        pass
+    stack, kept = [str(path)], set()
+    while stack:
+        try:
+            entries = list(os.scandir(stack[-1]))
+        except OSError:
+            kept.add(stack.pop())
+            continue
+        below = [e.path for e in entries if e.is_dir(follow_symlinks=False) and e.path not in kept]
+        for entry in entries:
+            if not entry.is_dir(follow_symlinks=False):
+                with contextlib.suppress(OSError):
+                    os.unlink(entry.path)
+        if below:
+            stack.extend(below)
+            continue
+        try:
+            os.rmdir(stack[-1])
+        except OSError:
+            kept.add(stack[-1])
+        stack.pop()
+
+
 def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]]:
     """(relative POSIX path, path) of every ``.py`` entry under ``folder``, sorted; never follows a link. Links
     to folders and folders that cannot be listed (over-long paths, no permission) are added to ``skipped``."""
@@ -221,6 +256,9 @@ def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]
             if d.startswith((".", "__MACOSX", "__pycache__")):
                 continue
             relative = (here / d).relative_to(folder).as_posix()
+            if relative.count("/") >= MAX_DEPTH:  # Python 3.10-3.11's os.walk recurses once a level
+                skipped.append(Message("grade.skipped.deep", name=shown(relative), depth=MAX_DEPTH))
+                continue
             try:
                 mode = (here / d).lstat().st_mode
             except OSError as error:  # a path longer than the system allows

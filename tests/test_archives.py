@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 import shutil
 import tempfile
 import zipfile
@@ -384,3 +387,39 @@ def test_an_archive_that_is_not_a_regular_file_is_unreadable_and_its_fingerprint
     whole = submissions.fingerprint(Submission("a", archive))
     monkeypatch.setattr(submissions, "MAX_ARCHIVE_BYTES", 10)  # only the first MiB is hashed: the archive is refused
     assert submissions.fingerprint(Submission("a", archive)) == whole
+
+
+def test_folders_nested_deeper_than_python_recurses_neither_stop_the_batch_nor_cost_the_student(tmp_path, monkeypatch):
+    """Python 3.10-3.11's os.walk and shutil.rmtree recurse once a level: a hand-in with 1,100 nested folders, and a
+    killed batch's temporary folder as deep, raised RecursionError (the student 'crashed'; the batch stopped with a
+    traceback before grading anyone). The deep folders are skipped with a note and removed without recursion."""
+    import tempfile
+
+    from tests.test_grade_sandbox import _narrow_class
+
+    temporary = tmp_path / "tmp"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = temporary / f"abkit-batch-{int(gone.stdout)}-deep"
+    _nest(stale, 1_100)
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    folder, rubric = _narrow_class(tmp_path, students=2)
+    _nest(folder / "s1" / "notes", 1_100)
+    result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
+    assert result.graded == ["s0", "s1"] and list(temporary.iterdir()) == []
+    rows = {row["extra_data"]["student"]: row for row in result.rows}
+    assert rows["s1"]["score"] == rows["s0"]["score"] == rows["s0"]["extra_data"]["max_score"]
+    feedback = (tmp_path / "out" / "students" / "s1" / "feedback.md").read_text(encoding="utf-8")
+    assert "folders nested more than 32 deep are not read" in feedback
+
+
+def _nest(top, depth: int) -> None:
+    """``depth`` folders, one inside the next, below ``top`` (made with relative steps: the path grows too long)."""
+    top.mkdir(parents=True)
+    here = os.getcwd()
+    try:
+        os.chdir(top)
+        for _ in range(depth):
+            os.mkdir("d")
+            os.chdir("d")
+    finally:
+        os.chdir(here)
