@@ -404,7 +404,11 @@ def test_folders_nested_deeper_than_python_recurses_neither_stop_the_batch_nor_c
     monkeypatch.setattr(tempfile, "tempdir", str(temporary))
     folder, rubric = _narrow_class(tmp_path, students=2)
     _nest(folder / "s1" / "notes", 1_100)
-    result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
+    try:
+        result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
+    finally:
+        submissions.remove_tree(folder / "s1" / "notes")  # pytest's own clean-up of old runs recurses too
+        submissions.remove_tree(stale)
     assert result.graded == ["s0", "s1"] and list(temporary.iterdir()) == []
     rows = {row["extra_data"]["student"]: row for row in result.rows}
     assert rows["s1"]["score"] == rows["s0"]["score"] == rows["s0"]["extra_data"]["max_score"]
