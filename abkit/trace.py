@@ -47,6 +47,10 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 FUNCTIONS = {"max_value": MAX, "min_value": MIN, "chance_value": CHANCE}
 VALUE_FUNCTIONS = {player: name for name, player in FUNCTIONS.items()}
+#: the functions the kit's tests call by name (a search's entry, the value functions, the ordering exercise's
+#: ``ordered_actions``): an exercise's other functions (the stubs' helpers, such as ``cutoff_test``) are the
+#: student's to keep, rename or write inline, and nothing requires them
+CALLED = frozenset({a.entry for a in ALGORITHMS.values()} | set(FUNCTIONS) | {"ordered_actions"})
 
 
 @record(slots=True)

@@ -46,7 +46,7 @@ from abkit.loading import load_module
 from abkit.records import record
 from abkit.textree import fmt
 from abkit.tracebacks import forget_paths, student_frames
-from abkit.trace import Call, Trace, traced_call, traced_search
+from abkit.trace import CALLED, Call, Trace, traced_call, traced_search
 
 from studentloop import limits
 
@@ -295,7 +295,7 @@ def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student
         base.status, base.detail = "crashed", {"reason": _one_line(error)}
         base.traceback = _trim(student_traceback(error, [folder]))
         return Student(None, base)
-    missing = [f for f in exercise.functions if not callable(getattr(module, f, None))]
+    missing = [f for f in exercise.functions if f in CALLED and not callable(getattr(module, f, None))]
     if missing:
         base.status, base.detail = "missing", {"function": missing[0], "file": exercise.file}
         return Student(None, base)

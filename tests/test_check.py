@@ -456,3 +456,20 @@ def test_a_watchdog_that_fires_as_the_code_finishes_leaves_nothing_running():
     late._hard = None
     late.__exit__(None, None, None)
     late._kill()               # a grace timer that lost the race with __exit__: it must not end the process
+
+
+@pytest.mark.parametrize("file, helper", [("alphabeta_cutoff", "cutoff_test"), ("expectimax", "expectiminimax"),
+                                          ("ordering", "actions_in_order")])
+def test_a_helper_of_the_stub_is_the_students_to_rename(abkit, student, file, helper):
+    """Only what the tests call is required (a search's entry, MAX-VALUE, MIN-VALUE, CHANCE-VALUE, ordered_actions):
+    a stub's helper renamed or written inline is correct code, as grading already judged it."""
+    import re
+
+    folder = student()
+    source = (SOLUTIONS / f"{file}.py").read_text(encoding="utf-8")
+    (folder / f"{file}.py").write_text(re.sub(rf"\b{helper}\b", "_mine", source), encoding="utf-8")
+    run = abkit("check", file, "--exercises", folder, "--lang", "en")
+    assert run.status == 0 and "✗" not in run.out and "missing" not in run.out
+    (folder / f"{file}.py").write_text(source.replace("def max_value(", "def maximum("), encoding="utf-8")
+    run = abkit("check", file, "--exercises", folder, "--lang", "en")
+    assert run.status == 1 and f"max_value is missing from {file}.py" in run.out
