@@ -170,6 +170,9 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
     did = _did(s, i)
     if got is not None and got in s[:i] and s[:i + 1].count(got) > e.count(got):  # deepening: once per depth
         return Finding("duplicate", got, i, Message("compare.duplicate", node=got))
+    if got is not None and want is not None and parents.get(got) == parents.get(want):
+        key_ = "compare.order_best_first" if expected.algorithm == "ordering" else "compare.order"
+        return Finding("order", parents.get(want), i, Message(key_, node=parents.get(want), want=want, got=got))
     if got is not None and got not in set(e):
         parent = parents.get(got)
         call = _call_before(expected, parent, i)
@@ -179,12 +182,11 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
                            {"generated": got})
         if call is None:  # the parent is not on the expected path: the student left it earlier (odd data)
             return Finding("missed_cut", got, i, Message("compare.extra_node", did=did, node=got))
-        return Finding("missed_cut", parent, i, Message("compare.missed_cut", did=did, state=_state(expected, call),
+        key_ = "compare.eager" if _searched_later(student, s[i - 1] if i else None, got, parents, i) \
+            else "compare.missed_cut"
+        return Finding("missed_cut", parent, i, Message(key_, did=did, state=_state(expected, call), prev=s[i - 1],
                                                          why=_cut_reason(expected, call, tree, rule)),
                        {"generated": got})
-    if got is not None and want is not None and parents.get(got) == parents.get(want):
-        key_ = "compare.order_best_first" if expected.algorithm == "ordering" else "compare.order"
-        return Finding("order", parents.get(want), i, Message(key_, node=parents.get(want), want=want, got=got))
     parent = parents.get(want)
     call = _call_before(expected, parent, i)
     if call is None:  # want's parent is always on the expected path; odd data aside
@@ -193,6 +195,16 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
     return Finding("extra_cut", parent, i, Message("compare.extra_cut", did=did, state=_state(expected, call),
                                                    why=_continue_reason(expected, call, want, rule), next=want),
                    {"skipped": want})
+
+
+def _searched_later(student: Trace, prev: object, got: object, parents: dict, i: int) -> bool:
+    """Whether the student generated ``got`` (at ``visited[i]``) before it searched its sibling ``prev``, generated
+    just before it: its recorded call on ``prev`` began after ``got`` was generated (the children generated first,
+    then searched)."""
+    if prev is None or parents.get(prev) != parents.get(got):
+        return False
+    call = next((c for c in student.calls if c.node == prev and not c.synthetic), None)
+    return call is not None and call.visited_at > i
 
 
 def _did(visited: list, i: int) -> Message:

@@ -235,3 +235,31 @@ def test_a_reason_is_stated_only_where_it_holds_on_the_expected_values():
         text = compare(stopped, expected, fixture.tree)[0].message.render("en")
         assert text.endswith("the pseudocode generates B2 next, at B (MIN, α=" + fmt(alpha) + ", β=+∞): it does not "
                              "stop there.")
+
+
+def test_children_searched_out_of_order_are_an_order_finding_even_where_the_pseudocode_cuts(tmp_path):
+    """``sorted(game.actions(state))`` at D (ACTIONS: D3, D1, D2): the pseudocode's next node is D3, the student's
+    D1, which the pseudocode never generates (it cuts after D3). The first difference is the order, not a missed
+    cut at a D the pseudocode has not even searched yet."""
+    edits = [("    for a in game.actions(state):\n        v = max(", "    for a in sorted(game.actions(state)):\n        v = max("),
+             ("    for a in game.actions(state):\n        v = min(", "    for a in sorted(game.actions(state)):\n        v = min(")]
+    first = findings(variant(tmp_path, REFERENCE, *edits), "aima-reordered")[0]
+    assert (first.kind, first.node) == ("order", "D")
+    assert first.message.render("en") == ("at D the children must be searched in the order ACTIONS returns them: "
+                                          "D3 comes next, you generated D1.")
+
+
+def test_children_generated_before_they_are_searched_are_told_so(tmp_path):
+    """All of a node's children generated first, then searched (the cut-off test itself right): the first
+    difference says C2 was generated before C1 was searched, as the calls show, then why the pseudocode stops."""
+    eager = [("    for a in game.actions(state):\n        v = min(v, max_value(game, game.result(state, a), alpha, beta))",
+              "    for child in [game.result(state, a) for a in game.actions(state)]:\n"
+              "        v = min(v, max_value(game, child, alpha, beta))")]
+    first = findings(variant(tmp_path, REFERENCE, *eager), "aima-fig-5-2")[0]
+    assert (first.kind, first.node) == ("missed_cut", "C")
+    said = {lang: first.message.render(lang) for lang in ("en", "ko")}
+    assert said["en"].startswith("after C1 your search generated C2 before it searched C1 (its call on C1 began later)")
+    assert said["en"].endswith("after its child C1 = 2, v = 2 ≤ α = 3, so it returns at once (cut off: C2, C3).")
+    assert "C1을 탐색하기 전에 생성한 것입니다" in said["ko"]
+    plain = findings(variant(tmp_path, REFERENCE, *STRICT), "rule-split-min")[0]  # generated after C1 was searched
+    assert plain.message.key == "compare.missed_cut"
