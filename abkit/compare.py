@@ -309,6 +309,9 @@ def _window_hint(s, e, parent, child_of_root: bool) -> Message:
     -∞, +∞ passed afresh: the two look alike there), -∞, +∞ where the parent had a narrower window (passed afresh)."""
     full = (-math.inf, math.inf)
     window = (s.alpha, s.beta)
+    if child_of_root and (e.alpha, e.beta) == full and not (same_number(s.alpha, -math.inf)
+                                                         and same_number(s.beta, math.inf)):
+        return Message("compare.hint.root_start")  # the root's first child: the window the search started from
     if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in window) and s.alpha > s.beta:
         return Message("compare.hint.swapped")  # no search of the pseudocode enters a node with α above β
     if child_of_root and window == full and (e.alpha, e.beta) != full:

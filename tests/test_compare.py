@@ -263,3 +263,25 @@ def test_children_generated_before_they_are_searched_are_told_so(tmp_path):
     assert "C1을 탐색하기 전에 생성한 것입니다" in said["ko"]
     plain = findings(variant(tmp_path, REFERENCE, *STRICT), "rule-split-min")[0]  # generated after C1 was searched
     assert plain.message.key == "compare.missed_cut"
+
+
+@pytest.mark.parametrize("start", ["0, 10", "math.inf, -math.inf"])
+def test_a_search_started_with_the_wrong_window_is_told_so_and_its_root_shows_none(tmp_path, start):
+    """The root's first child entered with another window than (-∞, +∞) points at the values the search starts
+    from (swapped infinities included), not at a parent's update; the drawing shows no window at a root the
+    search looped over itself (it was drawn as [α=-∞, β=+∞], never observed)."""
+    from abkit.textree import render_tree
+
+    module = variant(tmp_path, REFERENCE, ("    alpha, beta = -math.inf, math.inf\n    best_action",
+                                           f"    alpha, beta = {start}\n    best_action"))
+    first = findings(module, "negative-fractional")[0]
+    assert (first.kind, first.node) == ("window", "B")
+    assert first.message.render("en").endswith("The search starts at the root with α = -∞ and β = +∞, and the root's "
+                                               "first child is entered with them: check the values your search "
+                                               "starts from.")
+    fixture = load_fixture(PUBLIC_FIXTURES / "negative-fractional.yaml")
+    trace = traced_search(module, fixture.game(), fixture.tree.root, "alphabeta")
+    root = render_tree(trace, fixture.tree, True, "en", expected=expected_trace(fixture, "alphabeta"))[0]
+    assert root.startswith("#1") and "α=" not in root
+    reference = traced_search(variant(tmp_path, REFERENCE), fixture.game(), fixture.tree.root, "alphabeta")
+    assert "[α=-∞, β=+∞]" in render_tree(reference, fixture.tree, True, "en")[0]  # the reference's own drawing
