@@ -189,6 +189,10 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
                        {"generated": got})
     parent = parents.get(want)
     call = _call_before(expected, parent, i)
+    if expected.algorithm == "ordering" and parent == tree.root and want in e[:i]:  # the next iteration begins
+        depth = _iteration(e[:i + 1], parents, tree.root)
+        return Finding("extra_cut", parent, i, Message("compare.next_iteration", did=did, next=want, depth=depth),
+                       {"skipped": want})
     if call is None:  # want's parent is always on the expected path; odd data aside
         return Finding("extra_cut", parent, i, Message("compare.extra_cut_plain", did=did, next=want),
                        {"skipped": want})
@@ -205,6 +209,18 @@ def _searched_later(student: Trace, prev: object, got: object, parents: dict, i:
         return False
     call = next((c for c in student.calls if c.node == prev and not c.synthetic), None)
     return call is not None and call.visited_at > i
+
+
+def _iteration(visited: list, parents: dict, root: object) -> int:
+    """Which iteration of iterative deepening generated the last of ``visited``: a new one begins where a child of
+    the root is generated again within the current one (as the drawing tells them apart)."""
+    depth, seen = 1, set()
+    for node in visited[1:]:
+        if parents.get(node) == root:
+            if node in seen:
+                depth, seen = depth + 1, set()
+            seen.add(node)
+    return depth
 
 
 def _did(visited: list, i: int) -> Message:
@@ -258,7 +274,7 @@ def _continue_reason(trace: Trace, index: int, want: object, rule: bool) -> Mess
     if not kids:
         return Message("compare.first_child")
     if call.alpha is None:
-        return Message("compare.minimax_continues")
+        return Message("compare.minimax_continues" if trace.algorithm in ("minimax", "expectimax") else "compare.goes_on")
     values = [k.value for k in kids]
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) or call.player not in (MAX, MIN):
         return Message("compare.goes_on")

@@ -122,7 +122,8 @@ class Drawn:
     """One node of a drawn search; the text is made from these.
 
     kind: ``"searched"`` (generated), ``"pruned"`` (a child of a searched inner node that was never generated
-    there), ``"not_reached"`` (the same, when the search raised) or ``"stray"`` (generated, but not below any
+    there), ``"skipped"`` (the same, in a search without cut-offs), ``"not_reached"`` (the same, when the search
+    raised) or ``"stray"`` (generated, but not below any
     node generated before it). visit: its 1-based position in ``visited`` (the root: 1). window: the (α, β)
     it was entered with and ``value`` what it returned, shown only where recorded (``known``); else a leaf's
     utility or an EVAL value from the tree when the search evaluated it. estimated: EVAL at a depth limit.
@@ -203,7 +204,8 @@ def drawing(trace: Trace, tree: Tree, prune_on_equality: bool = True, expected: 
         roots[0].window = None  # a student's search that loops over the root itself shows no window there
     generated = set(visited) if len(roots) == 1 else None
     for d in [d for root in roots for d in _subtree(root)]:
-        _add_skipped(d, tree, evaluated, generated, trace.error is not None, prune_on_equality)
+        _add_skipped(d, tree, evaluated, generated, trace.error is not None, prune_on_equality,
+                     trace.algorithm in ("minimax", "expectimax"))
     drawn = Drawing(roots, len(str(len(visited))), iterations, strays)
     if expected is not None:
         _add_marks(drawn, expected, evaluated)
@@ -217,7 +219,7 @@ def _add_marks(drawn: Drawing, expected: Trace, evaluated: set) -> None:
     for d in drawn.nodes():
         if d.kind in ("searched", "stray") and d.node not in wanted:
             d.mark = "extra"
-        elif d.kind == "pruned" and d.node in wanted:
+        elif d.kind in ("pruned", "skipped") and d.node in wanted:
             d.mark = "missing"
         elif d.kind == "searched" and d.estimated and d.node not in estimated:
             d.mark = "below"  # estimated by EVAL where the expected search goes on below
@@ -324,8 +326,10 @@ def _subtree(d: Drawn) -> list[Drawn]:
     return out
 
 
-def _add_skipped(d: Drawn, tree: Tree, evaluated: set, generated: set | None, error: bool, rule: bool) -> None:
-    """Draw the children of ``d`` it never generated as pruned (``not_reached`` after an error), in tree order.
+def _add_skipped(d: Drawn, tree: Tree, evaluated: set, generated: set | None, error: bool, rule: bool,
+                 minimax: bool = False) -> None:
+    """Draw the children of ``d`` it never generated as pruned (``not_reached`` after an error; ``skipped`` in a
+    search without cut-offs, ``minimax``: nothing was pruned there, they were not searched), in tree order.
 
     ``generated``: every state the search generated (a single search), whose children are never drawn pruned.
     """
@@ -336,7 +340,7 @@ def _add_skipped(d: Drawn, tree: Tree, evaluated: set, generated: set | None, er
     skipped = [c for c in kids if c not in made and (generated is None or c not in generated)]
     if not skipped:
         return
-    kind = "not_reached" if error else "pruned"
+    kind = "not_reached" if error else "skipped" if minimax else "pruned"
     d.children += [Drawn(c, str(c), kind, 0, size=sum(1 for _ in tree.preorder(c))) for c in skipped]
     order = {name: k for k, name in enumerate(kids)}
     d.children.sort(key=lambda c: order.get(c.node, len(order)))
@@ -373,7 +377,7 @@ def _draw(d: Drawn, prefix: str, branch: str, width: int, rule: bool, lang: str,
             _draw(child, below, twig, width, rule, lang, g, lines)
             continue
         extra = t("trace.subtree", lang, count=child.size) if child.size > 1 else ""
-        skipped = f"{g.cut} {t('trace.pruned', lang)}" if child.kind == "pruned" else t("trace.not_reached", lang)
+        skipped = f"{g.cut} {t('trace.pruned', lang)}" if child.kind == "pruned" else t(f"trace.{child.kind}", lang)
         lines.append(f"{' ' * (width + 1)} {below}{twig}{child.label}  {skipped}{extra}{_mark(child, lang, g)}")
 
 

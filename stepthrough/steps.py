@@ -360,7 +360,7 @@ def _observed(trace: Trace, tree: Tree, trusted: bool) -> list[Step]:
         e += 1
     changes = []
     for d in drawing(trace, tree).nodes():
-        if d.kind in ("pruned", "not_reached") and d.node in tree:
+        if d.kind in ("pruned", "skipped", "not_reached") and d.node in tree:
             changes.append((d.node, "x", "1"))
             changes += [(n, "s", "pruned") for n in tree.preorder(d.node)]
     out.append(_done(trace, tree, len(trace.visited), trusted, changes))

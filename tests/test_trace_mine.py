@@ -181,3 +181,26 @@ def test_mine_for_an_algorithm_no_exercise_runs(abkit, mine, tmp_path):
     (folder / "info.yaml").write_text(info.split("  - name: alphabeta\n")[0], encoding="utf-8")
     run = abkit("trace", AIMA, "--mine", "--exercises", folder, "--lang", "en")
     assert run.status == 2 and "no exercise of this course runs alphabeta" in run.err
+
+
+def test_a_minimax_search_that_skips_a_child_is_drawn_not_searched_not_pruned(abkit, mine):
+    """Minimax never prunes: a child the code skipped is 'not searched' (✂ pruned claimed a cut-off)."""
+    skip_last = (("    for a in game.actions(state):\n        v = min(v, max_value(",
+                  "    for a in game.actions(state)[:-1]:\n        v = min(v, max_value("),)
+    folder = mine(minimax=edited(solution("minimax"), skip_last))
+    run = abkit("trace", AIMA, "--mine", "--algorithm", "minimax", "--exercises", folder, "--lang", "en")
+    assert "└─ B3  · not searched   ⚠ the pseudocode searches this" in run.out and "✂" not in run.out
+    run = abkit("trace", AIMA, "--mine", "--algorithm", "minimax", "--exercises", folder, "--lang", "ko")
+    assert "└─ B3  · 탐색하지 않음   ⚠ 의사코드는 여기를 탐색합니다" in run.out
+
+
+def test_iterative_deepening_that_stops_an_iteration_early_is_told_so(abkit, mine):
+    """The ordering exercise's search stops before its last iteration: told as the iteration the pseudocode runs
+    next, not with minimax's words ('minimax searches every child') or 'none of its children has been searched'."""
+    short = (("    for d in range(1, depth + 1):", "    for d in range(1, depth):"),)
+    folder = mine(ordering=edited(solution("ordering"), short))
+    run = abkit("check", "ordering", "--exercises", folder, "--lang", "en")
+    assert "the pseudocode then searches the root again, one ply deeper (the iteration to depth 2)" in run.out
+    assert "minimax" not in run.out.lower()
+    run = abkit("check", "ordering", "--exercises", folder, "--lang", "ko")
+    assert "루트를 한 수 더 깊게 다시 탐색하며(깊이 2까지의 반복)" in run.out and "미니맥스" not in run.out
