@@ -115,10 +115,12 @@ class HelpFormatter(argparse.HelpFormatter):
 
 
 class ArgumentParser(argparse.ArgumentParser):
-    """An argument parser (and its subcommands' parsers) whose help is wrapped by display width."""
+    """An argument parser (and its subcommands' parsers) whose help is wrapped by display width, and which takes no
+    abbreviation of an option (``--exercise`` read as ``--exercises`` named a folder the student never meant)."""
 
     def __init__(self, *args, **kwargs) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
+        kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
 
 

@@ -93,6 +93,9 @@ def test_trace_works_in_the_edition_without_solutions(copy):
     proc = abkit(copy, "trace", "fixtures/public/aima-fig-5-2.yaml")
     assert proc.returncode == 0 and "#6  ├─ C  MIN  [α=3, β=+∞]  → 2   ✂ cut: 2 ≤ α=3" in proc.stdout
     assert "value 3 · action B · nodes 11 · states evaluated 7 · pruned: C2, C3" in proc.stdout
+    proc = abkit(copy, "trace", "--mine", "fixtures/public/aima-fig-5-2.yaml")  # the current exercise's search
+    assert proc.returncode == 1 and "Not started yet: minimax_decision" in proc.stdout
+    shutil.copy(SOLUTIONS / "minimax.py", copy / "exercises" / "minimax.py")
     proc = abkit(copy, "trace", "--mine", "fixtures/public/aima-fig-5-2.yaml")
     assert proc.returncode == 1 and "Not started yet: alpha_beta_search" in proc.stdout
     shutil.copy(SOLUTIONS / "alphabeta.py", copy / "exercises" / "alphabeta.py")

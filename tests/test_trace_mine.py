@@ -84,13 +84,14 @@ def test_with_solutions_the_default_is_the_fixtures_own_search():
 
 @pytest.fixture
 def mine(tmp_path):
-    """A student's exercises/ folder: stubs, with the files given."""
+    """A student's exercises/ folder: stubs, with the files given (minimax solved unless given: trace --mine runs
+    the search of the exercise the student is working on, the first that does not pass)."""
 
     def make(**files: str):
         for path in EXERCISES.glob("*.py"):
             shutil.copy(path, tmp_path / path.name)
         shutil.copy(EXERCISES / "info.yaml", tmp_path / "info.yaml")
-        for name, text in files.items():
+        for name, text in {"minimax": solution("minimax"), **files}.items():
             (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
         return tmp_path
 
@@ -204,3 +205,13 @@ def test_iterative_deepening_that_stops_an_iteration_early_is_told_so(abkit, min
     assert "minimax" not in run.out.lower()
     run = abkit("check", "ordering", "--exercises", folder, "--lang", "ko")
     assert "루트를 한 수 더 깊게 다시 탐색하며(깊이 2까지의 반복)" in run.out and "미니맥스" not in run.out
+
+
+def test_mine_runs_the_search_of_the_exercise_the_student_is_on(abkit, mine):
+    """Without --algorithm, --mine runs the current exercise's search (as check and hint find it), when the fixture
+    records it: on fresh stubs, minimax; an option is never taken by a prefix (--exercise is not --exercises)."""
+    folder = mine(minimax=(EXERCISES / "minimax.py").read_text(encoding="utf-8"))
+    run = abkit("trace", AIMA, "--mine", "--exercises", folder, "--lang", "en")
+    assert run.status == 1 and "Not started yet: minimax_decision" in run.out and "(minimax.py)" in run.out
+    run = abkit("trace", AIMA, "--mine", "--exercise", "minimax", "--lang", "en")
+    assert run.status == 2 and "unrecognized arguments: --exercise minimax" in run.err

@@ -31,7 +31,7 @@ def run(args) -> int:
 
     same_course([args.file])
     fixture = _load(args.file)
-    algorithm = args.algorithm or default_algorithm(fixture)
+    algorithm = args.algorithm or (_current(args, fixture) if args.mine else None) or default_algorithm(fixture)
     if algorithm not in fixture.expected and not _can_run(fixture, algorithm):
         raise UsageError("trace.cannot_run", algorithm=algorithm, path=args.file)
     if args.mine:
@@ -121,6 +121,20 @@ def _mine_html(args, result) -> None:
     else:
         write_page(Path(args.html), student_page(result, args.lang))
         print(t("trace.wrote", args.lang, path=args.html))
+
+
+def _current(args, fixture) -> str | None:
+    """``--mine`` without ``--algorithm``: the search of the exercise the student is working on (as ``check`` and
+    ``hint`` find it: the first that does not pass), when the fixture records it; else ``None``."""
+    from studentloop.fixturetrace import recorded
+    from studentloop.limits import MemoryGuard
+    from studentloop.report import current, exercise_runs, find_course
+
+    course, folder = find_course(args.exercises)
+    with MemoryGuard(course.memory_limit):
+        now = current(exercise_runs(course, folder))
+    algorithm = now.exercise.algorithm if now is not None else None
+    return algorithm if algorithm in fixture.expected and recorded(fixture, algorithm) else None
 
 
 def _load(file: str):
