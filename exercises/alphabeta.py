@@ -41,6 +41,11 @@ def alpha_beta_search(game, state):
     root) from one child to the next, exactly as MAX-VALUE (MIN-VALUE) does.
     PLAYER(state) is game.to_move(state): "MAX" or "MIN".
 
+    값이 가장 좋은 첫 번째 행동을 돌려줍니다(같은 값이면 먼저 나온 행동). 단말 상태에서는
+    None을 돌려줍니다. 루트는 갱신한 alpha(MIN 루트에서는 beta)를 MAX-VALUE(MIN-VALUE)와
+    똑같이 한 자식에서 다음 자식으로 넘깁니다. PLAYER(state)는 game.to_move(state)이며
+    "MAX" 또는 "MIN"입니다.
+
     if TERMINAL-TEST(state) then return None
     alpha <- -inf; beta <- +inf; best <- None
     if PLAYER(state) = MAX then

@@ -38,6 +38,9 @@ def expectiminimax_decision(game, state):
 
     The first action whose expectiminimax value is the best for the player to
     move (MAX: highest, MIN: lowest); None at a terminal state.
+
+    둘 차례인 선수에게 기댓값 미니맥스 값이 가장 좋은 첫 번째 행동을 돌려줍니다(MAX는 가장
+    큰 값, MIN은 가장 작은 값). 단말 상태에서는 None을 돌려줍니다.
     """
     # TODO: write expectiminimax_decision here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 expectiminimax_decision 함수를 작성하세요.
@@ -49,6 +52,10 @@ def expectiminimax(game, state):
 
     PLAYER(s) is game.to_move(s): "MAX", "MIN" or, at the dice, "CHANCE"; the
     outcomes r of a CHANCE node are its ACTIONS, and P(r) is game.probability(s, r).
+
+    EXPECTIMINIMAX(s): PLAYER(s)에 따라 s의 MAX-VALUE, MIN-VALUE 또는 CHANCE-VALUE입니다.
+    PLAYER(s)는 game.to_move(s)이며 "MAX", "MIN", 또는 주사위를 던질 차례이면 "CHANCE"입니다.
+    확률 노드의 결과 r은 그 노드의 ACTIONS이고, P(r)는 game.probability(s, r)입니다.
     """
     # TODO: write expectiminimax here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 expectiminimax 함수를 작성하세요.
@@ -56,21 +63,30 @@ def expectiminimax(game, state):
 
 
 def max_value(game, state):
-    """MAX-VALUE(s): UTILITY(s) at a terminal state, else max over a of EXPECTIMINIMAX(RESULT(s, a))."""
+    """MAX-VALUE(s): UTILITY(s) at a terminal state, else max over a of EXPECTIMINIMAX(RESULT(s, a)).
+
+    MAX-VALUE(s): 단말 상태에서는 UTILITY(s), 아니면 행동 a마다 구한 EXPECTIMINIMAX(RESULT(s, a)) 가운데 최댓값입니다.
+    """
     # TODO: write max_value here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 max_value 함수를 작성하세요.
     raise NotImplementedError("max_value")
 
 
 def min_value(game, state):
-    """MIN-VALUE(s): UTILITY(s) at a terminal state, else min over a of EXPECTIMINIMAX(RESULT(s, a))."""
+    """MIN-VALUE(s): UTILITY(s) at a terminal state, else min over a of EXPECTIMINIMAX(RESULT(s, a)).
+
+    MIN-VALUE(s): 단말 상태에서는 UTILITY(s), 아니면 행동 a마다 구한 EXPECTIMINIMAX(RESULT(s, a)) 가운데 최솟값입니다.
+    """
     # TODO: write min_value here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 min_value 함수를 작성하세요.
     raise NotImplementedError("min_value")
 
 
 def chance_value(game, state):
-    """CHANCE-VALUE(s): UTILITY(s) at a terminal state, else sum over r of P(r) * EXPECTIMINIMAX(RESULT(s, r))."""
+    """CHANCE-VALUE(s): UTILITY(s) at a terminal state, else sum over r of P(r) * EXPECTIMINIMAX(RESULT(s, r)).
+
+    CHANCE-VALUE(s): 단말 상태에서는 UTILITY(s), 아니면 결과 r마다 P(r) * EXPECTIMINIMAX(RESULT(s, r))를 더한 값입니다.
+    """
     # TODO: write chance_value here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 chance_value 함수를 작성하세요.
     raise NotImplementedError("chance_value")

@@ -39,6 +39,10 @@ def ordered_actions(game, state, eval_fn):
     The key of an action a is EVAL(RESULT(state, a)): highest first at a MAX
     node, lowest first at a MIN node; actions with equal keys keep the order
     ACTIONS gave them.
+
+    둘 차례인 선수에게 가장 유망한 행동부터 정렬한 ACTIONS(state)입니다. 행동 a의 기준값은
+    EVAL(RESULT(state, a))이며, MAX 노드에서는 큰 값부터, MIN 노드에서는 작은 값부터 놓습니다.
+    기준값이 같은 행동은 ACTIONS가 준 순서를 지킵니다.
     """
     # TODO: write ordered_actions here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 ordered_actions 함수를 작성하세요.
@@ -53,6 +57,11 @@ def iterative_deepening_search(game, state, depth, eval_fn):
     (then the others in ACTIONS order), and remember each node's best action.
     Returns the best action of the last iteration (the first action if none
     beats -inf/+inf); None at a terminal state.
+
+    d = 1, 2, ..., depth마다 깊이 d까지 깊이 제한 알파베타를 실행합니다. 이때 모든 노드에서
+    반복 d - 1에서 가장 좋았던 행동을 먼저 시도하고(나머지는 ACTIONS 순서대로), 노드마다
+    가장 좋은 행동을 기억합니다. 마지막 반복의 가장 좋은 행동을 돌려주며(-inf/+inf보다 나은
+    행동이 없으면 첫 번째 행동), 단말 상태에서는 None을 돌려줍니다.
     """
     # TODO: write iterative_deepening_search here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 iterative_deepening_search 함수를 작성하세요.
@@ -60,7 +69,10 @@ def iterative_deepening_search(game, state, depth, eval_fn):
 
 
 def actions_in_order(game, state, best_moves):
-    """ACTIONS(state) with the action remembered in best_moves for state (if any) moved to the front."""
+    """ACTIONS(state) with the action remembered in best_moves for state (if any) moved to the front.
+
+    best_moves에 state의 행동이 기억되어 있으면 그 행동을 맨 앞으로 옮긴 ACTIONS(state)입니다.
+    """
     # TODO: write actions_in_order here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 actions_in_order 함수를 작성하세요.
     raise NotImplementedError("actions_in_order")
@@ -68,6 +80,8 @@ def actions_in_order(game, state, best_moves):
 
 def max_value(game, state, alpha, beta, depth, eval_fn, best_moves):
     """MAX-VALUE(state, alpha, beta, depth) of depth-limited alpha-beta, remembering the best action.
+
+    깊이 제한 알파베타의 MAX-VALUE(state, alpha, beta, depth)이며, 가장 좋은 행동을 기억합니다.
 
     if depth = 0 or TERMINAL-TEST(state) then return EVAL(state)
     v <- -inf
@@ -85,6 +99,8 @@ def max_value(game, state, alpha, beta, depth, eval_fn, best_moves):
 
 def min_value(game, state, alpha, beta, depth, eval_fn, best_moves):
     """MIN-VALUE(state, alpha, beta, depth) of depth-limited alpha-beta, remembering the best action.
+
+    깊이 제한 알파베타의 MIN-VALUE(state, alpha, beta, depth)이며, 가장 좋은 행동을 기억합니다.
 
     if depth = 0 or TERMINAL-TEST(state) then return EVAL(state)
     v <- +inf

@@ -18,6 +18,10 @@ def alpha_beta_cutoff_search(game, state, depth, eval_fn):
     Like ALPHA-BETA-SEARCH, but each child of the root is searched with depth - 1
     plies left. The first action whose value is the best value (ties go to the
     first); None at a terminal state or when depth is 0.
+
+    ALPHA-BETA-SEARCH와 같지만, 루트의 자식마다 남은 겹 수를 depth - 1로 하여 탐색합니다.
+    값이 가장 좋은 첫 번째 행동을 돌려주며(같은 값이면 먼저 나온 행동), 단말 상태이거나
+    depth가 0이면 None을 돌려줍니다.
     """
     # BEGIN SOLUTION
     if cutoff_test(game, state, depth):
@@ -39,7 +43,10 @@ def alpha_beta_cutoff_search(game, state, depth, eval_fn):
 
 
 def cutoff_test(game, state, depth):
-    """CUTOFF-TEST(state, depth): true when no ply is left (depth is 0) or the game is over."""
+    """CUTOFF-TEST(state, depth): true when no ply is left (depth is 0) or the game is over.
+
+    CUTOFF-TEST(state, depth): 남은 겹이 없거나(depth가 0) 게임이 끝났으면 참입니다.
+    """
     # BEGIN SOLUTION
     return depth == 0 or game.terminal_test(state)
     # END SOLUTION

@@ -12,6 +12,9 @@ def expectiminimax_decision(game, state):
 
     The first action whose expectiminimax value is the best for the player to
     move (MAX: highest, MIN: lowest); None at a terminal state.
+
+    둘 차례인 선수에게 기댓값 미니맥스 값이 가장 좋은 첫 번째 행동을 돌려줍니다(MAX는 가장
+    큰 값, MIN은 가장 작은 값). 단말 상태에서는 None을 돌려줍니다.
     """
     # BEGIN SOLUTION
     if game.terminal_test(state):
@@ -31,6 +34,10 @@ def expectiminimax(game, state):
 
     PLAYER(s) is game.to_move(s): "MAX", "MIN" or, at the dice, "CHANCE"; the
     outcomes r of a CHANCE node are its ACTIONS, and P(r) is game.probability(s, r).
+
+    EXPECTIMINIMAX(s): PLAYER(s)에 따라 s의 MAX-VALUE, MIN-VALUE 또는 CHANCE-VALUE입니다.
+    PLAYER(s)는 game.to_move(s)이며 "MAX", "MIN", 또는 주사위를 던질 차례이면 "CHANCE"입니다.
+    확률 노드의 결과 r은 그 노드의 ACTIONS이고, P(r)는 game.probability(s, r)입니다.
     """
     # BEGIN SOLUTION
     player = game.to_move(state)
@@ -43,7 +50,10 @@ def expectiminimax(game, state):
 
 
 def max_value(game, state):
-    """MAX-VALUE(s): UTILITY(s) at a terminal state, else max over a of EXPECTIMINIMAX(RESULT(s, a))."""
+    """MAX-VALUE(s): UTILITY(s) at a terminal state, else max over a of EXPECTIMINIMAX(RESULT(s, a)).
+
+    MAX-VALUE(s): 단말 상태에서는 UTILITY(s), 아니면 행동 a마다 구한 EXPECTIMINIMAX(RESULT(s, a)) 가운데 최댓값입니다.
+    """
     # BEGIN SOLUTION
     if game.terminal_test(state):
         return game.utility(state)
@@ -52,7 +62,10 @@ def max_value(game, state):
 
 
 def min_value(game, state):
-    """MIN-VALUE(s): UTILITY(s) at a terminal state, else min over a of EXPECTIMINIMAX(RESULT(s, a))."""
+    """MIN-VALUE(s): UTILITY(s) at a terminal state, else min over a of EXPECTIMINIMAX(RESULT(s, a)).
+
+    MIN-VALUE(s): 단말 상태에서는 UTILITY(s), 아니면 행동 a마다 구한 EXPECTIMINIMAX(RESULT(s, a)) 가운데 최솟값입니다.
+    """
     # BEGIN SOLUTION
     if game.terminal_test(state):
         return game.utility(state)
@@ -61,7 +74,10 @@ def min_value(game, state):
 
 
 def chance_value(game, state):
-    """CHANCE-VALUE(s): UTILITY(s) at a terminal state, else sum over r of P(r) * EXPECTIMINIMAX(RESULT(s, r))."""
+    """CHANCE-VALUE(s): UTILITY(s) at a terminal state, else sum over r of P(r) * EXPECTIMINIMAX(RESULT(s, r)).
+
+    CHANCE-VALUE(s): 단말 상태에서는 UTILITY(s), 아니면 결과 r마다 P(r) * EXPECTIMINIMAX(RESULT(s, r))를 더한 값입니다.
+    """
     # BEGIN SOLUTION
     if game.terminal_test(state):
         return game.utility(state)

@@ -13,6 +13,10 @@ def minimax_decision(game, state):
     (MAX: highest, MIN: lowest); None at a terminal state. PLAYER(state) is
     game.to_move(state): "MAX" or "MIN".
 
+    둘 차례인 선수에게 값이 가장 좋은 첫 번째 행동을 돌려줍니다(MAX는 가장 큰 값, MIN은
+    가장 작은 값). 단말 상태에서는 None을 돌려줍니다. PLAYER(state)는 game.to_move(state)이며
+    "MAX" 또는 "MIN"입니다.
+
     if TERMINAL-TEST(state) then return None
     if PLAYER(state) = MAX then
         return the first a in ACTIONS(state) with the highest MIN-VALUE(RESULT(state, a))
