@@ -291,6 +291,8 @@ class _Exercises:
             svg = paper_svg(tree, "alphabeta", trace, figure_id=f"fig-{exercise}-answer")
             blocks.append(self.paper(svg, f"fig-{exercise}-answer", "ans.fig", trace.pruned(tree), KEY_SCALE, n=n))
             blocks.append({"kind": "p", "text": self.summary(trace, tree)})
+            if "ex.q.equality" in entry.get("questions", ()):
+                blocks.append({"kind": "p", "text": self.equality(tree, trace)})
             if entry.get("reorder"):
                 blocks += self.reordered(exercise, tree, trace, n)
             blocks.append(self.steps(tree, True, f"steps-{exercise}", "ans.steps_caption", n=n))
@@ -314,6 +316,18 @@ class _Exercises:
                                              km=km_leaves(b, d), b=b, d=d,
                                              order=reorder_text(tree, best))},
                 self.paper(svg, f"fig-{exercise}-best", "ans.best_fig", best_trace.pruned(best), KEY_SCALE, n=n)]
+
+    def equality(self, tree: Tree, trace: Trace) -> str:
+        """The answer to "which cut test fires on equality, and would it under CS188?": each test that fires with
+        v equal to its bound, and what alpha-beta evaluates besides under the CS188 rule (the root's value is the same)."""
+        fired = [p for key, p in step_events(trace, tree) if key.startswith("steps.cut") and p["rel"] in ("≥", "≤")]
+        tests = ", ".join(self.w("ans.equality_test", node=p["node"], v=p["v"], rel=p["rel"],
+                                 bound="β" if p["rel"] == "≥" else "α", value=p.get("beta", p.get("alpha")))
+                          for p in fired)
+        cs188 = trace_of(tree, "alphabeta", rule=False)
+        more = [n for n in cs188.evaluated if n not in set(trace.evaluated)]
+        return self.w("ans.equality", tests=tests or self.w("ans.none"), more=", ".join(more) or self.w("ans.none"),
+                      value=fmt(cs188.value))
 
     def summary(self, trace: Trace, tree: Tree) -> str:
         pruned = trace.pruned(tree)
@@ -523,12 +537,19 @@ def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any
         limited = limited_values(tree, limit)
         shallow = [c for c in tree.children[tree.root] if limited[c] == limited[tree.root]]
         depth = tree.depths()
-        hidden = [builder.w("horizon_ex.hidden", node=n, eval=fmt(tree.heuristics[n]), true=fmt(values[n]))
-                  for n in tree.preorder(shallow[0]) if depth[n] == limit and values[n] != tree.heuristics[n]]
+        sign = 1 if tree.root_player == MAX else -1  # an EVAL misleads the root's player when it flatters its move
+
+        def misled(children: list, flatters: bool) -> str:
+            return ", ".join(builder.w("horizon_ex.hidden", node=n, eval=fmt(tree.heuristics[n]), true=fmt(values[n]))
+                             for c in children for n in tree.preorder(c) if depth[n] == limit
+                             and (sign * (tree.heuristics[n] - values[n]) > 0) == flatters
+                             and tree.heuristics[n] != values[n])
+        others = [c for c in tree.children[tree.root] if c != shallow[0]]
+        low = misled(others, False)
         out.update(limit=limit, limited_value=short(limited[tree.root]), limited_action=shallow[0],
                    limited_values=", ".join(f"{c} = {fmt(limited[c])}" for c in tree.children[tree.root]),
                    full_values=", ".join(f"{c} = {fmt(values[c])}" for c in tree.children[tree.root]),
-                   hidden="; ".join(hidden))
+                   high=misled([shallow[0]], True), low=builder.w("horizon_ex.low", low=low) if low else "")
     if kind == "board":
         fx = fixture(entry["fixture"])
         tree_, boards = board_tree(entry["fixture"])

@@ -79,3 +79,24 @@ def test_no_number_is_typed_into_the_new_sections():
     assert len(keys) > 60
     typed = {k: re.findall(r"\d+", ALLOWED.sub("", english[k])) for k in keys}
     assert {k: v for k, v in typed.items() if v} == {}
+
+
+@pytest.mark.parametrize("lang,student", [("en", ""), ("ko", ""), ("en", "kim-01")])
+def test_every_question_of_an_exercise_is_answered_from_its_tree(lang, student):
+    """The equality question gets its answer (the test that fires with v equal to its bound, what CS188 evaluates
+    besides, the same root value), and the horizon answer names the EVALs that mislead, on each side, and no other."""
+    from handouts.exercises import exercise_tree
+    from handouts.trees import trace_of
+
+    text = "\n".join(printed(build_document(lang, "answer_key" if not student else "variant_key", student=student)))
+    tree = exercise_tree("ex2", student)
+    aima, cs188 = trace_of(tree, "alphabeta"), trace_of(tree, "alphabeta", rule=False)
+    more = [n for n in cs188.evaluated if n not in aima.evaluated]
+    assert more and aima.value == cs188.value
+    said = {"en": f"so alpha-beta also evaluates {', '.join(more)}", "ko": f"알파베타는 {', '.join(more)}도 평가합니다"}
+    assert said[lang] in text
+    if not student:
+        high = {"en": "(B1: 6 against 2; EVAL against the true value), and under the other moves below it "
+                      "(C1: 4 against 6, C2: 3 against 5)", "ko": "(B1: 6 대 2, EVAL 대 실제 값), 다른 수 아래에서는 실제 값보다 "
+                                                                   "낮습니다(C1: 4 대 6, C2: 3 대 5)"}
+        assert high[lang] in text and "B2: 5" not in text
