@@ -23,6 +23,12 @@ from handouts.words import handouts_folder
 INLINE = re.compile(r"\*\*(?P<bold>.+?)\*\*|`(?P<code>[^`]+)`|\^\{(?P<sup>[^}]*)\}|_\{(?P<sub>[^}]*)\}")
 #: characters that mean something in typst markup; each is written escaped with a backslash
 TYPST_SPECIAL = re.compile(r"([\\#*_`$<>@\[\]~=/+\-'\"])")
+#: a name joined by hyphens (TERMINAL-TEST, MAX-VALUE, TD-Gammon) and the rest of its word (TERMINAL-TEST를),
+#: escaped: boxed, it stays on one line (a line may break after a hyphen, and before a particle)
+CAPS_HYPHEN = re.compile(r"(?<![\w\\])([A-Z][A-Za-z]*(?:\\-[A-Za-z]+)+\S*)")
+#: the rest of a word after an inline element (up to a space or the next inline element): a line never breaks
+#: inside a word, as CSS's word-break: keep-all keeps Korean words whole
+GLUED = re.compile(r"[^\s*`^_]+")
 
 
 def typst_string(text: str) -> str:
@@ -41,7 +47,7 @@ def typst_text(text: str) -> str:
     >>> typst_text("a*b = #c")
     'a\\\\*b \\\\= \\\\#c'
     """
-    return TYPST_SPECIAL.sub(r"\\\1", text)
+    return CAPS_HYPHEN.sub(r"#box[\1];", TYPST_SPECIAL.sub(r"\\\1", text))
 
 
 def inline(text: str, target: str) -> str:
@@ -49,22 +55,32 @@ def inline(text: str, target: str) -> str:
 
     >>> inline("**MAX** picks b^{d}", "html")
     '<strong>MAX</strong> picks b<sup>d</sup>'
-    >>> inline("`max_value` x_{1}", "typst")
-    '#raw("max_value"); x#sub[1];'
+    >>> inline("`max_value`를 x_{1} y", "typst")
+    '#box[#raw("max_value");를]; #box[x#sub[1];]; y'
     """
     plain = (lambda s: escape(s, quote=False)) if target == "html" else typst_text
     out, last = [], 0
     for match in INLINE.finditer(text):
-        out.append(plain(text[last:match.start()]))
+        before = text[last:match.start()]
+        if target == "typst" and not before[-1:].isspace():  # the start of the element's word goes into its box
+            head = re.search(r"\S*$", before).group()
+            before = before[:len(before) - len(head)]
+        else:
+            head = ""
+        out.append(plain(before))
         kind, body = next((k, v) for k, v in match.groupdict().items() if v is not None)
         if target == "html":
             tag = {"bold": "strong", "code": "code", "sup": "sup", "sub": "sub"}[kind]
             out.append(f"<{tag}>{escape(body, quote=False)}</{tag}>")
-        elif kind == "code":
-            out.append(f"#raw({typst_string(body)});")
         else:
-            function = {"bold": "strong", "sup": "super", "sub": "sub"}[kind]
-            out.append(f"#{function}[{typst_text(body)}];")
+            function = {"bold": "strong", "sup": "super", "sub": "sub"}.get(kind)
+            element = f"#{function}[{typst_text(body)}];" if function else f"#raw({typst_string(body)});"
+            glued = GLUED.match(text, match.end())
+            if head or glued:  # b^{d}이고: the superscript and the rest of its word share a box (no break inside)
+                element = f"#box[{typst_text(head)}{element}{typst_text(glued.group() if glued else '')}];"
+            out.append(element)
+            last = glued.end() if glued else match.end()
+            continue
         last = match.end()
     out.append(plain(text[last:]))
     return "".join(out)
