@@ -10,6 +10,7 @@ why it stopped if it did. Nothing here compares an answer with the reference's: 
 from __future__ import annotations
 
 import contextlib
+import time
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +69,10 @@ class Runner:
                     run.status, run.note = "missing", t("grade.note.missing", self.lang, file=f"{exercise}.py")
                     continue
                 run.file = path
+                if deadline is not None and time.monotonic() >= deadline:  # a new process would be killed at once
+                    run.status = "timeout"
+                    run.note = t("grade.note.budget_spent", self.lang, seconds=fmt(self.limits.student_seconds))
+                    continue
                 if sandbox is None:
                     sandbox = Sandbox(workspace, self.limits, deadline, server=self.server)
                     sandbox.start()
@@ -95,7 +100,10 @@ class Runner:
             self._answer_all(sandbox, run)
         except TimedOut:
             run.status = "timeout"
-            run.note = t("grade.note.timeout", self.lang, seconds=fmt(self.limits.test_seconds))
+            if time.monotonic() >= sandbox.deadline:  # the time of all of the student's tests together ran out
+                run.note = t("grade.note.budget", self.lang, seconds=fmt(self.limits.student_seconds))
+            else:
+                run.note = t("grade.note.timeout", self.lang, seconds=fmt(self.limits.test_seconds))
             return False
         except Died as death:
             run.status = "crashed"

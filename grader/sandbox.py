@@ -467,13 +467,17 @@ class Sandbox:
             return ""
 
     def kill(self) -> None:
-        """End the child and everything it started (its process group), and reap it."""
+        """End the child and everything it started (its process group), and reap it. The child itself is killed by
+        its pid too: killed before it has made its own group (``setsid``), it has none yet, and killing the group
+        alone left it waiting for a request while the grader waited for it to end. Its pid stays its own until it
+        is reaped, so that kill reaches no other process."""
         if self.process is None or self.process.returncode is not None:
             return
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except OSError:  # pragma: no cover - already gone
-            pass
+        for kill in (os.killpg, os.kill):
+            try:
+                kill(self.process.pid, signal.SIGKILL)
+            except OSError:  # already gone, or (the group) not made yet
+                pass
         self.process.wait()
 
     def close(self) -> None:

@@ -427,3 +427,43 @@ def _nest(top, depth: int) -> None:
             os.chdir("d")
     finally:
         os.chdir(here)
+
+
+def test_a_student_whose_tests_use_up_the_time_of_all_of_them_costs_that_student_only(tmp_path):
+    """Each test within its own limit, all of them beyond the student's: the exercise that was running stops with
+    a note saying so, the next is not started (its process was killed before it had made its own process group,
+    and the grader waited on it for ever), and the batch finishes."""
+    from grader.sandbox import Limits
+    from tests.test_grade_sandbox import _narrow_class
+
+    folder, rubric = _narrow_class(tmp_path, students=2)
+    slow = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8").replace(
+        "def max_value(game, state, alpha, beta):\n", "def max_value(game, state, alpha, beta):\n    __import__('time').sleep(0.05)\n", 1)
+    (folder / "s1" / "alphabeta.py").write_text(slow, encoding="utf-8")
+    (folder / "s1" / "minimax.py").write_text((SOLUTIONS / "minimax.py").read_text(encoding="utf-8"), encoding="utf-8")
+    result = grade_batch(folder, tmp_path / "out", rubric, jobs=1, limits=Limits(test_seconds=2, student_seconds=1))
+    rows = {row["extra_data"]["student"]: row for row in result.rows}
+    assert result.graded == ["s0", "s1"] and rows["s0"]["score"] == rows["s0"]["extra_data"]["max_score"]
+    assert rows["s1"]["extra_data"]["status"] == "timeout"
+    feedback = (tmp_path / "out" / "students" / "s1" / "feedback.md").read_text(encoding="utf-8")
+    assert "the 1 s that all of a student's tests may take together ran out" in feedback
+
+
+def test_a_process_killed_before_it_has_a_process_group_of_its_own_ends():
+    """The child makes its own process group (setsid) as it starts; killed before that, it has none, and killing
+    the group alone left it waiting for a request while the grader waited for it to end (a student whose time was
+    up as the next exercise began hung the batch). The kill reaches the process by its pid as well."""
+    from grader.sandbox import Sandbox
+
+    import threading
+
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # in the grader's own group
+    box = Sandbox.__new__(Sandbox)
+    box.process = child
+    killing = threading.Thread(target=box.kill, daemon=True)
+    killing.start()
+    killing.join(10)
+    ended = not killing.is_alive()
+    child.kill()  # a kill that did not reach it: end it here, and the thread with it
+    killing.join(10)
+    assert ended and child.returncode == -9

@@ -175,6 +175,9 @@ def test_another_seed_gives_other_random_trees(tmp_path):
     (["no/such/folder"], "the submissions folder no/such/folder does not exist"),
     ([str(EXAMPLES), "--student", "zoe"], "there is no submission for student zoe"),
     ([str(EXAMPLES), "-j", "0"], "-j must be at least 1"),
+    ([str(EXAMPLES), "--timeout", "nan"], "--timeout a number of seconds from 0.01 to 3600"),
+    ([str(EXAMPLES), "--timeout", "inf"], "--timeout a number of seconds from 0.01 to 3600"),
+    ([str(EXAMPLES), "--timeout", "1e-9"], "--timeout a number of seconds from 0.01 to 3600"),
 ])
 def test_instructor_errors_exit_2_with_a_message(abkit, tmp_path, args, message):
     run = abkit("grade", *args, "--out", tmp_path / "out", "--lang", "en")

@@ -41,7 +41,7 @@ def run(args) -> int:
 
     if args.timeout is None:
         args.timeout = Limits.test_seconds
-    if args.jobs < 1 or args.timeout <= 0:
+    if args.jobs < 1 or not 0.01 <= args.timeout <= 3600:  # nan and inf are neither: a time limit is a real time
         raise UsageError("grade.bad_numbers")
     if not GRADES_HERE:
         print(t("grade.needs_posix", args.lang), file=sys.stderr)
