@@ -467,3 +467,13 @@ def test_a_process_killed_before_it_has_a_process_group_of_its_own_ends():
     child.kill()  # a kill that did not reach it: end it here, and the thread with it
     killing.join(10)
     assert ended and child.returncode == -9
+
+
+def test_a_zip_entry_nested_deeper_than_a_folder_may_be_is_skipped_not_made(tmp_path):
+    """'a/' * 2,000 + 'x.py' in a 31 KB zip: made, it was a folder Python's recursive clean-up could not remove
+    (the batch stopped, and every later batch on the machine at its start)."""
+    deep = "a/" * 2_000 + "x.py"
+    archive = make_zip(tmp_path / "s.zip", [(deep, b"x = 1\n"), ("hw/alphabeta.py", REFERENCE)])
+    unpacked = unpack(Submission("s", archive), tmp_path / "work" / "files")
+    assert unpacked.files == ["hw/alphabeta.py"] and list(skipped(unpacked).values()) == ["grade.skipped.deep"]
+    assert not (tmp_path / "work" / "files" / "a").exists()
