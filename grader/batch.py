@@ -455,8 +455,9 @@ def _fork_server(grader: Grader) -> Iterator[None]:
     """A :class:`ForkServer` for ``grader`` while the block runs, where the platform has one (it needs no folder:
     none is left behind when the worker is killed)."""
     grader.server = ForkServer() if ForkServer.available() else None
-    if grader.server is not None:
-        grader.server.know([test.request for tests in grader.shared.values() for test in tests])
+    if grader.server is not None:  # only the tests students may see: a student's process inherits what it knows
+        grader.server.know([test.request for tests in grader.shared.values() for test in tests
+                            if grader.rubric.visibility.get(test.source, "visible") == "visible"])
     try:
         yield
     finally:

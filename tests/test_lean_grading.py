@@ -185,3 +185,30 @@ def test_a_row_that_could_not_be_saved_is_kept_whole(tmp_path, monkeypatch):
     assert isinstance(unsaved, Unsaved) and "tests" in unsaved and read_results(tmp_path / "out", "s1") is None
     assert result.rows[1] is unsaved and "OSError: disk full" in unsaved["extra_data"]["grader_error"]
     assert result.failed == ["s1"] and result.rows[0]["tests"]
+
+
+def test_a_students_process_inherits_no_hidden_test_from_the_fork_server(tmp_path):
+    """The fork server reads the shared requests once, and every student's process inherits what it read: only the
+    tests students may see. A student that looked in the fork server's memory at import and raised what it found
+    showed every hidden tree of every exercise in its own visible feedback, before any hidden test was sent."""
+    import sys
+
+    from abkit.coursefolder import current_course
+    from abkit.fixture import load_fixture
+    from grader.rubric import load_rubric
+
+    (tmp_path / "rubric.yaml").write_text("fixtures: [public, hidden]\nrandom_trees: {count: 1}\ndirect_tests: 0\n"
+                                          "exercises: {alphabeta: {values: 1}}\n", encoding="utf-8")
+    peek = ("import json, sys\nknown = getattr(sys.modules['__main__'], '_KNOWN', {})\n"
+            "raise ValueError('KNOWN ' + json.dumps(sorted(json.dumps(r.get('tree', {}).get('utilities', {}), "
+            "sort_keys=True) for r in known.values())))\n")
+    (tmp_path / "class" / "peeks").mkdir(parents=True)
+    (tmp_path / "class" / "peeks" / "alphabeta.py").write_text(peek, encoding="utf-8")
+    grade_batch(tmp_path / "class", tmp_path / "out", load_rubric(tmp_path / "rubric.yaml"), jobs=1)
+    feedback = (tmp_path / "out" / "students" / "peeks" / "feedback.md").read_text(encoding="utf-8")
+    assert "KNOWN [" in feedback and "KNOWN []" not in feedback  # it did find the public trees
+    hidden = [load_fixture(p) for p in sorted(current_course().hidden_fixtures.glob("*.yaml"))]
+    leaves = [json.dumps({str(k): v for k, v in fx.tree.utilities.items()}, sort_keys=True)
+              for fx in hidden if fx.tree is not None and "alphabeta" in fx.expected]
+    assert leaves and not [x for x in leaves if json.dumps(x)[1:-1] in feedback or x in feedback]
+    assert sys.modules.get("peeks") is None
