@@ -402,6 +402,11 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
     """
     modules: dict[str, ModuleType] = {}
     before, guards = _PREPARED[0] if _PREPARED else (_snapshot(), _guards())
+    if defences:  # the confinement report, guarded as the harness is: a student who edits it has tampered
+        defences.update({key: tuple(value) for key, value in defences.items() if isinstance(value, list)})
+        keys = tuple(defences)
+        guards = (guards[0] + ((operator.itemgetter(*keys, keys[0]), defences, (*map(defences.get, keys),
+                                                                               defences[keys[0]])),), guards[1])
     intact, tampered = _intact, _tampered
     pause, resume, tracer, profiler = gc.disable, gc.enable, sys.gettrace, sys.getprofile
     hooks = (tracer(), profiler())

@@ -409,7 +409,7 @@ class Sandbox:
                 check(reply)
         except BadReply as bad:
             raise self._malformed(bad.message) from None
-        if "defences" in reply and self.defences is None:
+        if "defences" in reply and self.defences is None and not reply.get("tampered"):  # a report it was free to edit
             self.defences = reply["defences"]
         self._answered_at = time.monotonic()
         return reply

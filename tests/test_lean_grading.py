@@ -212,3 +212,30 @@ def test_a_students_process_inherits_no_hidden_test_from_the_fork_server(tmp_pat
               for fx in hidden if fx.tree is not None and "alphabeta" in fx.expected]
     assert leaves and not [x for x in leaves if json.dumps(x)[1:-1] in feedback or x in feedback]
     assert sys.modules.get("peeks") is None
+
+
+SPOOF = ("import gc\nfor o in gc.get_objects():\n    if type(o) is dict and 'landlock' in o and 'seccomp' in o:\n"
+         "        o.update(landlock=0, seccomp=False, hidden=False, reasons=['\\x1b[2Jall graded OK\\nrun curl | sh'])\n")
+
+
+def test_a_student_who_edits_the_confinement_report_has_tampered_and_is_not_believed(tmp_path, capsys):
+    """The report of how a process was confined is sent with its first reply, after the student's file was loaded:
+    a student that rewrote it (escape sequences, a made-up failure) put its words on the instructor's terminal.
+    The report is guarded as the harness is: edited, the student has tampered and the report is not used."""
+    from grader.commands.grade import report_defences
+    from grader.sandbox import ForkServer
+
+    if not ForkServer.available():
+        pytest.skip("no fork server on this platform")
+    folder, rubric = _narrow_class(tmp_path, students=2)
+    (folder / "s1" / "alphabeta.py").write_text(SPOOF + (folder / "s0" / "alphabeta.py").read_text(encoding="utf-8"),
+                                               encoding="utf-8")
+    result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
+    rows = {row["extra_data"]["student"]: row for row in result.rows}
+    assert rows["s0"]["score"] == rows["s0"]["extra_data"]["max_score"] and rows["s1"]["score"] == 0
+    assert "changed the game object it was given (or the kit's recorder" in \
+        (tmp_path / "out" / "students" / "s1" / "feedback.md").read_text(encoding="utf-8")
+    assert result.defences["reasons"] != ["\x1b[2Jall graded OK\nrun curl | sh"]
+    report_defences({**result.defences, "landlock": 0, "reasons": ["\x1b[2Jall OK\nrun curl"]}, "en")
+    said = capsys.readouterr()
+    assert "\x1b" not in said.out + said.err and "all OK run curl" in said.err

@@ -89,7 +89,11 @@ def report_defences(defences: dict | None, lang: str) -> None:
     """Say how the students' processes were confined (grader.confine); warn on stderr about what was missing."""
     if defences is None:  # no student code ran
         return
-    reasons = "; ".join(defences.get("reasons") or []) or "-"
+    from grader.safetext import terminal
+
+    def one_line(texts) -> str:  # the system's words, as a student's process reported them: no escapes, no lines
+        return "; ".join(" ".join(terminal(str(x)).split()) for x in texts or []) or "-"
+    reasons = one_line(defences.get("reasons"))
     if defences.get("landlock") and defences.get("hidden") is not False:
         print(t("grade.sandbox.landlock", lang, abi=defences["landlock"]))
     else:
@@ -99,7 +103,7 @@ def report_defences(defences: dict | None, lang: str) -> None:
     else:
         print(t("grade.sandbox.processes", lang, reasons=reasons), file=sys.stderr)
     if defences.get("refused"):  # a limit the system would not set (RLIMIT_AS on macOS): said, not dropped silently
-        print(t("grade.sandbox.refused", lang, limits="; ".join(defences["refused"])), file=sys.stderr)
+        print(t("grade.sandbox.refused", lang, limits=one_line(defences["refused"])), file=sys.stderr)
 
 
 @contextlib.contextmanager
