@@ -39,6 +39,9 @@ from grader.replies import BadReply, envelope
 
 CHILD = Path(__file__).with_name("child.py")
 MAX_REPLY = 16 * 1024 * 1024
+#: the bytes of all of one student's replies together (a correct class's are about 150 KB): the grader keeps them
+#: until the student is scored, so one frame's cap alone would let a student have it hold gigabytes
+MAX_REPLIES = 32 * 1024 * 1024
 #: the most bytes of one message to the fork server (a socket's send buffer holds a datagram of about 200 KiB)
 KNOW_BYTES = 64 * 1024
 _DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"0" * 9)
@@ -328,7 +331,7 @@ class Sandbox:
         LIVE.add(self)
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
-        self._key, self._received, self._sent = os.urandom(KEY_BYTES), 0, 0
+        self._key, self._received, self._sent, self._bytes = os.urandom(KEY_BYTES), 0, 0, 0
         self._buffer = bytearray()  # read from the reply pipe, not yet taken by receive()
         self._pending: collections.deque[float] = collections.deque()  # when each unanswered request was sent
         self._answered_at = 0.0
@@ -389,6 +392,9 @@ class Sandbox:
         size = HEADER.unpack(head)[0]
         if size > MAX_REPLY:  # refused before a byte of it is read
             raise self._malformed(Message("faults.reply.size", size=size, limit=MAX_REPLY))
+        self._bytes += size
+        if self._bytes > MAX_REPLIES:
+            raise self._malformed(Message("faults.reply.total", limit=MAX_REPLIES))
         data = self._read(size + MAC_BYTES, limit)
         body, mac = data[:size], data[size:]
         expected = hmac.digest(self._key, SEQUENCE.pack(self._received) + body, "sha256")

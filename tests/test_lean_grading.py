@@ -239,3 +239,17 @@ def test_a_student_who_edits_the_confinement_report_has_tampered_and_is_not_beli
     report_defences({**result.defences, "landlock": 0, "reasons": ["\x1b[2Jall OK\nrun curl"]}, "en")
     said = capsys.readouterr()
     assert "\x1b" not in said.out + said.err and "all OK run curl" in said.err
+
+
+def test_a_students_replies_together_are_capped(tmp_path, monkeypatch):
+    """Each reply is capped (16 MiB), and the grader keeps a student's replies until it is scored: all of them
+    together are capped too, else a student whose searches report hundreds of thousands of calls had the grader
+    hold gigabytes. Over the cap, the student's process is ended with the reason in words."""
+    import grader.sandbox as sandbox
+
+    monkeypatch.setattr(sandbox, "MAX_REPLIES", 6_000)  # a correct student's replies are about 30 KB here
+    folder, rubric = _narrow_class(tmp_path, students=1)
+    result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
+    assert result.rows[0]["extra_data"]["status"] == "crashed"
+    assert "its reports together are more than the 6000 bytes allowed for a student" in \
+        (tmp_path / "out" / "students" / "s0" / "feedback.md").read_text(encoding="utf-8")
