@@ -309,6 +309,8 @@ class Sandbox:
     With ``server`` (a :class:`ForkServer`), the child is forked by it instead of started afresh.
     """
 
+    _bytes = 0  # of the replies received so far (:data:`MAX_REPLIES`)
+
     def __init__(self, workspace: Path, limits: Limits, deadline: float | None = None,
                  server: ForkServer | None = None) -> None:
         self.workspace, self.server, self.limits = Path(workspace), server, limits
@@ -331,7 +333,7 @@ class Sandbox:
         LIVE.add(self)
         request_read, self._request = os.pipe()
         self._reply, reply_write = os.pipe()
-        self._key, self._received, self._sent, self._bytes = os.urandom(KEY_BYTES), 0, 0, 0
+        self._key, self._received, self._sent = os.urandom(KEY_BYTES), 0, 0
         self._buffer = bytearray()  # read from the reply pipe, not yet taken by receive()
         self._pending: collections.deque[float] = collections.deque()  # when each unanswered request was sent
         self._answered_at = 0.0
