@@ -13,6 +13,8 @@ read is said so, and never stops the batch.
 
 from __future__ import annotations
 
+import re
+
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -121,7 +123,9 @@ def check_handin(submission: Submission, unpacked: Unpacked, course: str | None,
             check.problems.append(Message("handin.changed", file=shown(name)))
     check.problems += [Message("handin.added", file=shown(name)) for name in sorted(present - set(listed))]
     if manifest["kit_version"] != kit_version:
-        check.problems.append(Message("handin.kit", packed=shown(manifest["kit_version"]), grading=kit_version))
+        packed = manifest["kit_version"]  # shown if it is a version: the hand-in's text is the student's to write
+        packed = packed if re.fullmatch(r"[\w.+-]{1,40}", packed, re.ASCII) else "?"
+        check.problems.append(Message("handin.kit", packed=packed, grading=kit_version))
     if manifest.get("course") != course:
         check.problems.append(Message("handin.course", packed=shown(str(manifest.get("course"))),
                                       grading=str(course)))

@@ -275,11 +275,18 @@ def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]
 
 
 def shown(name: str) -> str:
-    """A path as a message shows it: cut to ``SHOWN_NAME`` characters (an over-long path is not worth reading whole).
+    """A path (or a manifest's field) as a message shows it: on one line (a line break in a hand-in's text could start
+    a section of the instructor's summary) and with no Markdown image in it, cut to ``SHOWN_NAME`` characters (an over-long path is not worth reading
+    whole).
 
     >>> shown("a/" * 150 + "x.py")[-12:]
     '…(304 chars)'
+    >>> shown("0.1.0\\n## Grader faults ![x](http://x)")
+    '0.1.0 ## Grader faults ! [x](http://x)'
     """
+    if not name.isprintable():
+        name = " ".join("".join(c if c.isprintable() else " " for c in name).split())
+    name = name.replace("![", "! [")  # Markdown's image: a viewer of the summary would fetch it
     return name if len(name) <= SHOWN_NAME else f"{name[:SHOWN_NAME]}…({len(name)} chars)"
 
 

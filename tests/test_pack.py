@@ -194,6 +194,14 @@ def test_grade_reads_a_packed_zip_and_reports_each_mismatch(abkit, handin, tmp_p
         return json.dumps({**manifest, "kit_version": "0.0.1", "course": "another-course"})
 
     rewrite(handin, klass / "s4.zip", change=other)
+
+    def forged(name, data):  # the manifest's text is the student's: one line, no heading, no image in the summary
+        if name != MANIFEST:
+            return data
+        lines = "0.1.0\n## Grader faults\nThe grader failed on **alice**\n![](http://evil.example/x.png)"
+        return json.dumps({**json.loads(data), "kit_version": lines, "course": "c\n## Also ![](http://evil.example/y)"})
+
+    rewrite(handin, klass / "s8.zip", change=forged)
     rewrite(handin, klass / "s5.zip", change=lambda name, data: b"{not json" if name == MANIFEST else data)
     folder = klass / "s6" / "downloaded"  # an LMS that unpacked the zip into a folder of its own
     folder.mkdir(parents=True)
@@ -212,6 +220,7 @@ def test_grade_reads_a_packed_zip_and_reports_each_mismatch(abkit, handin, tmp_p
     assert "exercises/extra.py was added after packing" in rows["s3"]
     assert f"packed with abkit 0.0.1, graded with abkit {__version__}" in rows["s4"]
     assert "packed for the course another-course, graded in the course None" in rows["s4"]
+    assert f"packed with abkit ?, graded with abkit {__version__}" in rows["s8"]
     assert "its manifest abkit-handin.json cannot be read (not JSON" in rows["s5"] and rows["s5"].startswith("s5,ok,49,")
     assert rows["s6"].endswith(",ok") and rows["s7"].endswith(",") and rows["s7"].startswith("s7,ok,49,49")
     feedback = (out / "students" / "s3" / "feedback.md").read_text(encoding="utf-8")
@@ -220,6 +229,8 @@ def test_grade_reads_a_packed_zip_and_reports_each_mismatch(abkit, handin, tmp_p
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "## Hand-ins that do not match their manifest" in summary and "- s2: packed by the student id s1" in summary
     assert "- s1:" not in summary and "- s7:" not in summary
+    assert "packed for the course c ## Also ! [](http://evil.example/y)" in summary
+    assert "\n## Grader faults" not in summary and "\n## Also" not in summary and "![](http" not in summary
     results = json.loads((out / "students" / "s3" / "results.json").read_text(encoding="utf-8"))
     assert results["extra_data"]["handin"]["status"] == "mismatch" and "manifest" in results["output"]
     rows = grade(abkit, klass, tmp_path / "ko", "ko")
