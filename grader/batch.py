@@ -124,6 +124,9 @@ def _check_out(out: Path, submissions: Path) -> None:
     if where == given or given in where.parents:  # the next run would grade the gradebook as students
         key = "grade.out_is_submissions" if where == given else "grade.out_in_submissions"
         raise SubmissionsError(key, out=str(out), submissions=str(submissions))
+    if where / STUDENTS_FOLDER == given or where / STUDENTS_FOLDER in given.parents:  # feedback into hand-ins
+        raise SubmissionsError("grade.out_holds_submissions", out=str(out), submissions=str(submissions),
+                               folder=str(out / STUDENTS_FOLDER))
     course = current_course()
     own = [f.resolve() for f in (course.exercises, course.solutions, course.fixtures, course.handouts)]
     if where == course.root.resolve() or any(where == f or f in where.parents for f in own):

@@ -26,6 +26,8 @@ from abkit.i18n import Message, os_problem
 
 MAX_FILE_BYTES = 1_000_000      # one Python file
 MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
+#: the longest name of a folder in bytes on the systems the kit runs on (a student's feedback folder is its id)
+NAME_BYTES = 255
 #: the deepest folder of a submission that is read (a folder's depth below the submission's own)
 MAX_DEPTH = 32
 MAX_FILES = 2000
@@ -121,7 +123,15 @@ def student_id(name: str) -> str:
     """
     if name.isascii():
         return name
-    return unicodedata.normalize("NFC", os.fsencode(name).decode("utf-8", "backslashreplace"))
+    found = unicodedata.normalize("NFC", os.fsencode(name).decode("utf-8", "backslashreplace"))
+    if len(found.encode()) <= NAME_BYTES:
+        return found
+    # composed or escaped, the name is longer than a folder's name may be (its feedback folder could not be made):
+    # as much of it as fits, and a digest of the whole that keeps it apart from any other
+    digest = hashlib.sha256(os.fsencode(name)).hexdigest()[:12]
+    while len(found.encode()) > NAME_BYTES - len(digest) - 4:
+        found = found[:-1]
+    return f"{found}…{digest}"
 
 
 def _link_problem(folder: Path, link: Path) -> Message:

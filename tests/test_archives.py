@@ -477,3 +477,20 @@ def test_a_zip_entry_nested_deeper_than_a_folder_may_be_is_skipped_not_made(tmp_
     unpacked = unpack(Submission("s", archive), tmp_path / "work" / "files")
     assert unpacked.files == ["hw/alphabeta.py"] and list(skipped(unpacked).values()) == ["grade.skipped.deep"]
     assert not (tmp_path / "work" / "files" / "a").exists()
+
+
+def test_a_student_id_longer_than_a_folder_name_once_composed_is_graded(tmp_path):
+    """A folder named with 85 letters that Unicode's composed form doubles (255 bytes on disk, 510 composed): its
+    feedback folder could not be made and the student crashed as a grader fault on every run. Its id keeps what
+    fits and a digest of the whole name."""
+    from tests.test_grade_sandbox import _narrow_class
+
+    folder, rubric = _narrow_class(tmp_path, students=1)
+    long_name = "\u0958" * 85
+    (folder / "s0").rename(folder / long_name)
+    result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
+    (row,) = result.rows
+    assert row["extra_data"]["status"] == "ok" and row["score"] == row["extra_data"]["max_score"]
+    student = row["extra_data"]["student"]
+    assert len(student.encode()) <= 255 and (tmp_path / "out" / "students" / student / "feedback.md").is_file()
+    assert submissions.student_id(long_name) == student != submissions.student_id("\u0958" * 84 + "a")

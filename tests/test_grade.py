@@ -252,6 +252,15 @@ def test_a_gradebook_folder_that_cannot_be_one_is_refused_before_grading(abkit, 
     assert (tmp_path / "a-file").read_text(encoding="utf-8") == "notes\n"
 
 
+def test_a_gradebook_folder_whose_students_folder_is_the_class_is_refused(abkit, tmp_path):
+    """Each student's feedback goes to OUT/students/<id>/: with the class at OUT/students, into their hand-ins."""
+    shutil.copytree(EXAMPLES / "alice", tmp_path / "term" / "students" / "alice")
+    run = abkit("grade", tmp_path / "term" / "students", "--out", tmp_path / "term", "--lang", "en")
+    assert run.status == 2 and "would write each student's feedback into" in run.err and "Traceback" not in run.err
+    assert sorted(p.name for p in (tmp_path / "term" / "students" / "alice").iterdir()) == \
+        sorted(p.name for p in (EXAMPLES / "alice").iterdir())
+
+
 def test_files_under_other_names_are_pointed_out_not_graded(abkit, tmp_path):
     """An LMS download renames files (letter case, a copy's mark, a prefix): nothing is graded under another name
     (contract §4), but the feedback says which file looks like the missing one, and what an invalid submission holds."""
