@@ -303,6 +303,19 @@ class Forked:
         return self.returncode
 
 
+def _end(process) -> None:
+    """Kill ``process`` and its process group, and reap it. The process itself is killed by its pid too: killed
+    before it has made its own group (``setsid``), it has none yet, and killing the group alone left it waiting for
+    a request while the grader waited for it to end. Its pid stays its own until it is reaped, so that kill reaches
+    no other process."""
+    for kill in (os.killpg, os.kill):
+        try:
+            kill(process.pid, signal.SIGKILL)
+        except OSError:  # already gone, or (the group) not made yet
+            pass
+    process.wait()
+
+
 class Sandbox:
     """One child process running one student's code; use as a context manager.
 
@@ -475,18 +488,9 @@ class Sandbox:
             return ""
 
     def kill(self) -> None:
-        """End the child and everything it started (its process group), and reap it. The child itself is killed by
-        its pid too: killed before it has made its own group (``setsid``), it has none yet, and killing the group
-        alone left it waiting for a request while the grader waited for it to end. Its pid stays its own until it
-        is reaped, so that kill reaches no other process."""
-        if self.process is None or self.process.returncode is not None:
-            return
-        for kill in (os.killpg, os.kill):
-            try:
-                kill(self.process.pid, signal.SIGKILL)
-            except OSError:  # already gone, or (the group) not made yet
-                pass
-        self.process.wait()
+        """End the child and everything it started (its process group), and reap it (:func:`_end`)."""
+        if self.process is not None and self.process.returncode is None:
+            _end(self.process)
 
     def close(self) -> None:
         """Say goodbye, give the child a moment to leave, then make sure it is gone; close the pipes."""
