@@ -139,7 +139,8 @@ def build_parser(lang: str, named: str | None = None) -> argparse.ArgumentParser
     """``abkit``'s argument parser, every subject in full; or, ``named`` (:func:`named_command`), only that subject's
     (its module the only one imported), or for ``""`` (none named) each subject by its name and help: all that
     ``abkit --help`` and argparse's "invalid choice" show."""
-    parser = ArgumentParser(prog="abkit", description=t("cli.description", lang))
+    edition = "grade" not in COMMANDS  # the student edition: no grading, no handouts
+    parser = ArgumentParser(prog="abkit", description=t("cli.description_student" if edition else "cli.description", lang))
     parser.add_argument("--version", action="version", version=f"abkit {__version__}", help=t("cli.help.version", lang))
     parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
     add_course(parser, lang)

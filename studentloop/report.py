@@ -250,15 +250,17 @@ def _remember(memo: Entry, runs: list[ExerciseRun]) -> None:
 def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> list[str]:
     """Each test's feedback; the tree only for the first failure, a file-level status only once."""
     lines = [t("check.exercise", lang, name=run.name, title=run.title(lang))]
-    tree_shown, collapsed, seen = False, 0, set()
+    tree_shown, collapsed, seen, shown_in = False, 0, set(), {}
     for result in run.run_all():
         if result.status in COLLAPSIBLE and result.status in seen:
             collapsed += 1
             continue
         seen.add(result.status)
-        if result.traceback and result.traceback[-1] in seen:  # the same error again: its traceback once is enough
-            result = replace(result, traceback=[], findings=[_again(f) for f in result.findings])
-        seen.add(result.traceback[-1] if result.traceback else None)
+        if result.traceback and result.traceback[-1] in shown_in:  # the same error again: its traceback once is enough
+            where = shown_in[result.traceback[-1]]
+            result = replace(result, traceback=[], findings=[_again(f, where) for f in result.findings])
+        elif result.traceback:
+            shown_in[result.traceback[-1]] = result.name
         lines.append(render_result(result, lang, g=g, show_tree=not tree_shown))
         tree_shown = tree_shown or (not result.passed and result.student is not None)
     if collapsed:
@@ -270,12 +272,12 @@ def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> list[str
     return lines
 
 
-def _again(finding: Finding) -> Finding:
-    """An error finding of a test whose traceback is left out (an earlier test's showed the same error): it says
+def _again(finding: Finding, where: str) -> Finding:
+    """An error finding of a test whose traceback is left out (the test ``where`` showed the same error): it says
     where the traceback is."""
     if finding.message.key != "compare.error":
         return finding
-    return replace(finding, message=Message("compare.error_again", **finding.message.params))
+    return replace(finding, message=Message("compare.error_again", **finding.message.params, test=where))
 
 
 def status_line(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> str:

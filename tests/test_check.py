@@ -123,8 +123,10 @@ def test_an_exception_is_told_once_with_its_traceback_and_no_advice_on_what_it_s
     """A search that raises at C evaluated nothing after it because it raised: no finding tells it to call UTILITY;
     the traceback is shown at the first test, and the later tests say it is there."""
     raising = [("    v = math.inf\n", "    v = math.inf\n    if state == 'C':\n        raise ValueError('oops')\n")]
-    for lang, below, above in (("en", "(its traceback is shown below)", "as in a test above (its traceback is shown there)"),
-                               ("ko", "(아래에 트레이스백이 있습니다)", "(트레이스백은 그 테스트에 있습니다)")):
+    for lang, below, above in (("en", "(its traceback is shown below)",
+                                "as in the test alphabeta/aima-fig-5-2 above (its traceback is shown there)"),
+                               ("ko", "(아래에 트레이스백이 있습니다)",
+                                "alphabeta/aima-fig-5-2 테스트에서처럼 탐색 코드에서 ValueError 예외가 발생했습니다")):
         run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, raising)), "--lang", lang)
         assert run.status == 1 and "UTILITY" not in run.out
         shown = run.out.count("Where your code failed" if lang == "en" else "코드가 실패한 곳")

@@ -101,6 +101,7 @@ def test_only_the_student_commands_and_the_hidden_counts(edition):
     assert proc.returncode == 0
     assert all(f"    {name} " in proc.stdout for name in ("check", "hint", "watch", "trace"))
     assert not any(f"    {name} " in proc.stdout for name in ("grade", "stubs", "release", "fixtures", "handouts"))
+    assert "exercises and checks for minimax" in proc.stdout and "grading" not in proc.stdout  # what it offers
 
 
 def test_check_fails_on_the_stubs_and_passes_with_correct_code(edition, tmp_path):
