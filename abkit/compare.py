@@ -16,12 +16,12 @@ from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
 from abkit.records import record
 from abkit.textree import cut_holds, cut_test, fmt, key
-from abkit.trace import ALGORITHMS, Trace, error_name
+from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, Trace, error_name
 from abkit.tree import Tree
 
 #: at the same time, the order events happen in: a call is entered (window), evaluates (evaluated), returns,
 #: then the next node is generated (missed_cut, extra_cut, order, duplicate); the root's value and action last
-KINDS = ("error", "window", "evaluated", "return", "missed_cut", "extra_cut", "order", "duplicate", "value", "action",
+KINDS = ("error", "function", "window", "evaluated", "return", "missed_cut", "extra_cut", "order", "duplicate", "value", "action",
          "nodes", "leaves", "orders", "game")
 
 
@@ -301,7 +301,11 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
             break
         if s.synthetic or e.synthetic:
             continue
-        if not found and e.alpha is not None and not (same_number(s.alpha, e.alpha) and same_number(s.beta, e.beta)):
+        if s.player != e.player and {s.player, e.player} <= {MAX, MIN} and not any(f.kind == "function" for f in found):
+            found.append(Finding("function", s.node, s.visited_at, Message(
+                "compare.function", node=s.node, fn=VALUE_FUNCTIONS[s.player], want=VALUE_FUNCTIONS[e.player],
+                player=e.player)))
+        if not any(f.kind == "window" for f in found) and e.alpha is not None and not (same_number(s.alpha, e.alpha) and same_number(s.beta, e.beta)):
             caller = student.calls[s.parent] if s.parent is not None and 0 <= s.parent < k else None
             hint = _window_hint(s, e, caller, parents.get(s.node) == tree.root)
             found.append(Finding("window", s.node, s.visited_at,

@@ -285,3 +285,16 @@ def test_a_search_started_with_the_wrong_window_is_told_so_and_its_root_shows_no
     assert root.startswith("#1") and "α=" not in root
     reference = traced_search(variant(tmp_path, REFERENCE), fixture.game(), fixture.tree.root, "alphabeta")
     assert "[α=-∞, β=+∞]" in render_tree(reference, fixture.tree, True, "en")[0]  # the reference's own drawing
+
+
+def test_the_wrong_function_on_a_node_is_told_first(tmp_path):
+    """Comparing PLAYER with "max" (not "MAX") makes a MAX root call max_value on its MIN children: the calls show
+    it, and the first difference says so, before the values it led to."""
+    module = variant(tmp_path, MINIMAX, ('if game.to_move(state) == "MAX":', 'if game.to_move(state) == "max":'),
+                     name="minimax.py")
+    found = findings(module, "aima-fig-5-2", "minimax")
+    assert (found[0].kind, found[0].node) == ("function", "B")
+    assert found[0].message.render("en").startswith("max_value was called on B, a MIN node; the pseudocode calls "
+                                                    "min_value there")
+    assert found[0].message.render("ko").startswith("MIN 노드인 B에 max_value 함수를 호출했습니다.")
+    assert [f.kind for f in findings(variant(tmp_path, MINIMAX, name="minimax.py"), "aima-fig-5-2", "minimax")] == []
