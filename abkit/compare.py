@@ -77,8 +77,11 @@ def compare(student: Trace, expected: Trace, tree: Tree, prune_on_equality: bool
     if student.error is None and not same_number(student.value, expected.value):
         findings.append(Finding("value", None, end, _value_message(student, expected, tree)))
     if student.error is None and student.action != expected.action:
-        findings.append(Finding("action", None, end, Message("compare.action", got=_name(student.action),
-                                                               want=_name(expected.action))))
+        actions = tree.children.get(tree.root, ())
+        value = isinstance(student.action, (int, float)) and not isinstance(student.action, bool)
+        key_ = "compare.action_value" if value and student.action not in actions else "compare.action"
+        findings.append(Finding("action", None, end, Message(key_, got=_name(student.action), want=_name(expected.action),
+                                                               root=tree.root, actions=", ".join(map(str, actions)))))
     return _in_search_order(findings)
 
 

@@ -298,3 +298,14 @@ def test_the_wrong_function_on_a_node_is_told_first(tmp_path):
                                                     "min_value there")
     assert found[0].message.render("ko").startswith("MIN 노드인 B에 max_value 함수를 호출했습니다.")
     assert [f.kind for f in findings(variant(tmp_path, MINIMAX, name="minimax.py"), "aima-fig-5-2", "minimax")] == []
+
+
+def test_a_value_returned_for_the_action_is_told_as_such(tmp_path):
+    module = variant(tmp_path, REFERENCE, ("    return best_action\n", "    return alpha\n"))
+    (found,) = [f for f in findings(module, "aima-fig-5-2") if f.kind == "action"]
+    assert found.message.render("en").startswith("the search returned 3, which is not an action at A (its actions: "
+                                                 "B, C, D); expected B. The search returns the action it chooses")
+    assert found.message.render("ko").startswith("탐색이 돌려준 3은 A의 행동이 아닙니다(행동: B, C, D).")
+    module = variant(tmp_path, REFERENCE, ("    return best_action\n", "    return 'C'\n"))
+    (found,) = [f for f in findings(module, "aima-fig-5-2") if f.kind == "action"]
+    assert found.message.key == "compare.action"  # an action, the wrong one
