@@ -71,14 +71,14 @@ def _num(x: object) -> object:
     return float(f"{x:.12g}") if isinstance(x, (int, float)) and not isinstance(x, bool) else x
 
 
-def with_root_value(findings: list[Finding], student: Trace, game_to_move) -> list[Finding]:
+def with_root_value(findings: list[Finding], student: Trace, game_to_move, depth: int | None = None) -> list[Finding]:
     """``findings`` told true about the root's value, which no search returns: the recorder calls the student's
     MAX-VALUE/MIN-VALUE on the root after the search (:func:`abkit.trace.root_value`), and a finding on that value
     names the call. When the call raised, a finding saying so comes first, and none states a root value (there is
-    none). ``game_to_move`` is PLAYER, to name the function called."""
+    none). ``game_to_move`` is PLAYER, to name the function called; ``depth``: a depth-limited search's limit."""
     if student.error is not None:
         return findings
-    call = root_call(student, game_to_move)
+    call = root_call(student, game_to_move, depth)
     if student.value_error is None:
         return [replace(f, message=Message("compare.value_call", call=call, **f.message.params))
                 if f.kind == "value" and f.message.key == "compare.value" else f for f in findings]
@@ -87,13 +87,15 @@ def with_root_value(findings: list[Finding], student: Trace, game_to_move) -> li
     return [first, *(f for f in findings if f.kind != "value")]
 
 
-def root_call(student: Trace, game_to_move) -> str:
-    """The call :func:`abkit.trace.root_value` makes on ``student``'s root, as code:
-    ``max_value(game, 'A', -∞, +∞)`` (``…`` for the depth-limited searches' further arguments)."""
+def root_call(student: Trace, game_to_move, depth: int | None = None) -> str:
+    """The call :func:`abkit.trace.root_value` makes on ``student``'s root, as code: ``max_value(game, 'A', -∞, +∞)``,
+    a depth-limited search's with its ``depth`` and EVAL (``max_value(game, 'A', -∞, +∞, 2, eval_fn)``; ``…`` for the
+    depth when it is not given) and iterative deepening's empty dict of remembered best actions."""
     function = VALUE_FUNCTIONS.get(game_to_move(student.root), "max_value")
     spec = ALGORITHMS.get(student.algorithm)
     window = (-math.inf, math.inf) if spec is not None and spec.windowed else ()
-    return call_text(function, student.root, *window, *(("…",) if spec is not None and spec.params else ()))
+    more = ("…" if depth is None else depth, "eval_fn") if spec is not None and spec.params else ()
+    return call_text(function, student.root, *window, *more, *(("{}",) if spec is not None and spec.memo else ()))
 
 
 def call_text(function: str, state: object, *args: object) -> str:

@@ -200,8 +200,9 @@ def drawing(trace: Trace, tree: Tree, prune_on_equality: bool = True, expected: 
     roots, strays, occurrences = _occurrences(trace, tree, visited)
     evaluated = {key(n) for n in trace.evaluated}
     iterations = _add_values(trace, tree, roots, occurrences, evaluated)
-    if expected is not None and trace.calls and trace.calls[0].synthetic:
-        roots[0].window = None  # a student's search that loops over the root itself shows no window there
+    if expected is not None and trace.calls and trace.calls[0].synthetic:  # a student's search that loops over the
+        root = roots[0]  # root itself: no call on it was observed (its value is a separate call's, told apart)
+        root.window, root.value, root.known, root.recorded = None, None, False, False
     generated = set(visited) if len(roots) == 1 else None
     for d in [d for root in roots for d in _subtree(root)]:
         _add_skipped(d, tree, evaluated, generated, trace.error is not None, prune_on_equality,

@@ -91,7 +91,8 @@ class Judge:
             result.findings = compare(student, expected, test.tree, self.rule) if test.tree is not None else \
                 compare_counts(student, expected)
             result.findings = with_root_value(result.findings, student,
-                                              lambda state: game_from_request(test.message()).to_move(state))
+                                              lambda state: game_from_request(test.message()).to_move(state),
+                                              test.depth)
             if test.function:
                 result.findings = direct_findings(result.findings, test.state)
             if tampered:

@@ -429,7 +429,7 @@ def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, re
     game = fixture.game()
     student = traced_search(module, game, fixture.root, algorithm, **fixture.search_params(algorithm, game))
     expected = expected_counts(fixture, algorithm) if fixture.tree is None else expected_trace(fixture, algorithm)
-    _judge(result, student, expected, course, folder)
+    _judge(result, student, expected, course, folder, depth=case.fixture.depth)
 
 
 def _orders(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
@@ -493,7 +493,7 @@ def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, re
 
 
 def _judge(result: TestResult, student: Trace, expected: Trace, course: Course | None, folder: Path,
-           direct: bool = False, judged: bool = True) -> None:
+           direct: bool = False, judged: bool = True, depth: int | None = None) -> None:
     """Set ``result`` from the student's trace: passed or failed on observables only (:mod:`abkit.judge`, as
     grading judges), with the findings against ``expected`` that say where; or the status its error means.
     ``judged=False``: only the error matters (there is no trace to compare)."""
@@ -511,7 +511,7 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         findings = compare(student, expected, result.tree, course.prune_on_equality)
     if judged and findings:
         game = result.tree
-        findings = with_root_value(findings, student, lambda state: _player(game, state))
+        findings = with_root_value(findings, student, lambda state: _player(game, state), depth)
     if direct:
         findings = direct_findings(findings, expected.root)
     result.student, result.expected, result.findings = student, expected, findings

@@ -475,3 +475,18 @@ def test_a_helper_of_the_stub_is_the_students_to_rename(abkit, student, file, he
     (folder / f"{file}.py").write_text(source.replace("def max_value(", "def maximum("), encoding="utf-8")
     run = abkit("check", file, "--exercises", folder, "--lang", "en")
     assert run.status == 1 and f"max_value is missing from {file}.py" in run.out
+
+
+def test_a_depth_limited_root_value_names_the_depth_and_the_drawing_draws_one_search(abkit, student):
+    """MAX-VALUE passing depth on undecremented: the search itself matches, the root's value (a call of its own,
+    after the search) does not. The call is named with the depth it was given, and the drawn tree is the search's
+    alone: its root, which the search looped over itself, shows no value from that other call."""
+    folder = student()
+    source = (SOLUTIONS / "alphabeta_cutoff.py").read_text(encoding="utf-8")
+    (folder / "alphabeta_cutoff.py").write_text(source.replace(
+        "v = max(v, min_value(game, game.result(state, a), alpha, beta, depth - 1, eval_fn))",
+        "v = max(v, min_value(game, game.result(state, a), alpha, beta, depth, eval_fn))"), encoding="utf-8")
+    run = abkit("check", "alphabeta_cutoff", "--exercises", folder, "--lang", "en")
+    assert "max_value(game, 'A', -∞, +∞, 2, eval_fn), called on the root after the search to check its value, " \
+           "returned 6; expected 2." in run.out
+    assert "\n      #1 A  MAX\n" in run.out
