@@ -629,7 +629,8 @@ def build_document(lang: str, edition: str, student: str = "") -> Document:
     sections = [builder.section(spec_) for spec_ in specs]
     for section in sections[:1]:
         section.page_break = False
-    subtitle = builder.w("doc.student", student=student) if student else builder.w("doc.subtitle")
+    subtitle = builder.w("doc.student", student=student) if student else \
+        builder.w("doc.key_subtitle" if edition == "answer_key" else "doc.subtitle")
     return typeset_document(Document(lang, edition, builder.w(f"doc.{edition}.title"), subtitle, sections, student,
                                      builder.words))
 
