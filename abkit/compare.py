@@ -15,7 +15,7 @@ from dataclasses import field, replace
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
 from abkit.records import record
-from abkit.textree import cut_holds, cut_test, fmt, key
+from abkit.textree import cut_holds, cut_test, fmt, key, same_number
 from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, Trace, error_name
 from abkit.tree import Tree
 
@@ -39,14 +39,6 @@ class Finding:
     time: int
     message: Message
     details: dict = field(default_factory=dict)
-
-
-def same_number(a: object, b: object) -> bool:
-    if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, (int, float)) or not isinstance(b, (int, float)):
-        return a == b
-    if math.isnan(a) or math.isnan(b):
-        return False
-    return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
 
 
 def compare(student: Trace, expected: Trace, tree: Tree, prune_on_equality: bool = True) -> list[Finding]:
@@ -192,8 +184,8 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
                        {"generated": got})
     parent = parents.get(want)
     call = _call_before(expected, parent, i)
-    if expected.algorithm == "ordering" and parent == tree.root and want in e[:i]:  # the next iteration begins
-        depth = _iteration(e[:i + 1], parents, tree.root)
+    depth = _iteration(e[:i + 1], parents, tree.root) if expected.algorithm == "ordering" else 1
+    if depth > 1 and parent == tree.root and depth > _iteration(e[:i], parents, tree.root):  # the next iteration
         return Finding("extra_cut", parent, i, Message("compare.next_iteration", did=did, next=want, depth=depth),
                        {"skipped": want})
     if call is None:  # want's parent is always on the expected path; odd data aside
@@ -308,7 +300,8 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
             found.append(Finding("function", s.node, s.visited_at, Message(
                 "compare.function", node=s.node, fn=VALUE_FUNCTIONS[s.player], want=VALUE_FUNCTIONS[e.player],
                 player=e.player)))
-        if not any(f.kind == "window" for f in found) and e.alpha is not None and not (same_number(s.alpha, e.alpha) and same_number(s.beta, e.beta)):
+        if not any(f.kind == "window" for f in found) and e.alpha is not None \
+                and not (same_number(s.alpha, e.alpha) and same_number(s.beta, e.beta)):
             caller = student.calls[s.parent] if s.parent is not None and 0 <= s.parent < k else None
             hint = _window_hint(s, e, caller, parents.get(s.node) == tree.root)
             found.append(Finding("window", s.node, s.visited_at,
@@ -332,10 +325,12 @@ def _window_hint(s, e, parent, child_of_root: bool) -> Message:
     -∞, +∞ passed afresh: the two look alike there), -∞, +∞ where the parent had a narrower window (passed afresh)."""
     full = (-math.inf, math.inf)
     window = (s.alpha, s.beta)
+    swapped = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in window) and s.alpha > s.beta
     if child_of_root and (e.alpha, e.beta) == full and not (same_number(s.alpha, -math.inf)
                                                          and same_number(s.beta, math.inf)):
-        return Message("compare.hint.root_start")  # the root's first child: the window the search started from
-    if all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in window) and s.alpha > s.beta:
+        # the root's first child: the window the search started from, or (α above β) the order it passes them in
+        return Message("compare.hint.root_swapped" if swapped else "compare.hint.root_start")
+    if swapped:
         return Message("compare.hint.swapped")  # no search of the pseudocode enters a node with α above β
     if child_of_root and window == full and (e.alpha, e.beta) != full:
         return Message("compare.hint.root_passes")

@@ -227,7 +227,7 @@ def _add_marks(drawn: Drawing, expected: Trace, evaluated: set) -> None:
         elif d.kind == "searched" and d.leaf and d.node in estimated and d.node not in evaluated:
             d.mark = "unevaluated"
         elif d.kind == "searched" and d.recorded and d.known and d.node in returned \
-                and not _same_value(d.value, returned[d.node]):
+                and not same_number(d.value, returned[d.node]):
             d.mark, d.wanted = "value", returned[d.node]
 
 
@@ -241,12 +241,19 @@ def _returned(expected: Trace) -> dict:
     return values if len(values) == len(calls) else {}
 
 
-def _same_value(mine: object, wanted: object) -> bool:
-    """Whether a returned value is the expected one (numbers to rounding: an expectation is a sum of products)."""
-    numbers = (int, float)
-    if not isinstance(mine, numbers) or not isinstance(wanted, numbers) or isinstance(mine, bool):
-        return type(mine) is type(wanted) and mine == wanted if isinstance(mine, (str, type(None))) else False
-    return mine == wanted or math.isclose(mine, wanted, rel_tol=1e-9, abs_tol=1e-12)
+def same_number(a: object, b: object) -> bool:
+    """Whether two values are the same: numbers to rounding (an expectation is a sum of products; NaN is no number's
+    equal), others by ``==``; never raises (a student's value may be an object whose ``==`` does, or an int too
+    large for a float)."""
+    try:
+        if isinstance(a, bool) or isinstance(b, bool) or not isinstance(a, (int, float)) \
+                or not isinstance(b, (int, float)):
+            return bool(a == b)
+        if math.isnan(a) or math.isnan(b):
+            return False
+        return a == b or math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12)
+    except Exception:  # noqa: BLE001 - OverflowError, or a student's __eq__/__bool__
+        return False
 
 
 def _occurrences(trace: Trace, tree: Tree, visited: list) -> tuple[list[Drawn], list[Drawn], list[Drawn | None]]:
@@ -420,5 +427,6 @@ def render_summary(trace: Trace, tree: Tree, lang: str = "en", g: Glyphs = UNICO
                  nodes=fmt(trace.nodes, g), leaves=fmt(trace.leaves, g))
     if tree is None:
         return t("trace.summary_game", lang, **words)
-    pruned = trace.pruned(tree)
-    return t("trace.summary", lang, pruned=", ".join(pruned) if pruned else t("trace.none", lang), **words)
+    pruned = trace.pruned(tree)  # minimax cuts nothing: what it did not reach, it did not search
+    key = "trace.summary_minimax" if trace.algorithm in ("minimax", "expectimax") else "trace.summary"
+    return t(key, lang, pruned=", ".join(pruned) if pruned else t("trace.none", lang), **words)

@@ -47,10 +47,10 @@ ALGORITHMS: dict[str, Algorithm] = {
 }
 FUNCTIONS = {"max_value": MAX, "min_value": MIN, "chance_value": CHANCE}
 VALUE_FUNCTIONS = {player: name for name, player in FUNCTIONS.items()}
-#: the functions the kit's tests call by name (a search's entry, the value functions, the ordering exercise's
-#: ``ordered_actions``): an exercise's other functions (the stubs' helpers, such as ``cutoff_test``) are the
-#: student's to keep, rename or write inline, and nothing requires them
-CALLED = frozenset({a.entry for a in ALGORITHMS.values()} | set(FUNCTIONS) | {"ordered_actions"})
+#: the functions the kit's tests call by name (a search's entry, MAX-VALUE and MIN-VALUE, the ordering exercise's
+#: ``ordered_actions``): an exercise's other functions (the stubs' helpers, such as ``cutoff_test``, and
+#: CHANCE-VALUE, which only the student's own search calls) are the student's to keep, rename or write inline
+CALLED = frozenset({a.entry for a in ALGORITHMS.values()} | {"max_value", "min_value", "ordered_actions"})
 
 
 @record(slots=True)
@@ -419,12 +419,13 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
 
     def wrap(name: str, function: Callable) -> Callable:
         player = FUNCTIONS[name]
+        shape = _parameters(function)
 
         def recorded(*args: Any, **kwargs: Any) -> Any:
             if not recording[0]:
                 return function(*args, **kwargs)
             if kwargs or len(args) < (4 if windowed else 2) or type(args[1]) is not str:  # the usual call: inline below
-                call = _begin(trace, stack, player, windowed, args, kwargs, function)
+                call = _begin(trace, stack, player, windowed, args, kwargs, shape)
                 if call is None:
                     return function(*args, **kwargs)
             else:
@@ -462,25 +463,28 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
 
 
 def _begin(trace: Trace, stack: list[int], player: str, windowed: bool, args: tuple, kwargs: dict,
-           function: Callable) -> Call | None:
-    """Add a :class:`Call` for a wrapped call of ``function`` with these arguments and push its index; the call, or
+           shape: tuple[list[str], dict]) -> Call | None:
+    """Add a :class:`Call` for a wrapped call with these arguments, of a function of this ``shape`` (its parameters'
+    names and defaults, :func:`_parameters`), and push its index; the call, or
     ``None`` when the arguments do not show the state (and, for alpha-beta, the window) it was entered with: the
     call then passes through unrecorded, so the record is incomplete and no window is told. The contract fixes the
     parameters' order (game, state, alpha, beta), not their names: one passed by keyword is read by the function's
-    own name for it (``α=...``), one left out is its default. Never raises."""
+    own name for it (``α=...``) unless passed by the contract's name (``alpha=...``), one left out is its default.
+    Never raises."""
     try:
-        names, defaults = _parameters(function)
+        names, defaults = shape
         wanted = 4 if windowed else 2
         given = list(args[1:wanted])
-        for name in names[1 + len(given):wanted]:
-            if name in kwargs:
-                given.append(kwargs[name])
-            elif name in defaults:
-                given.append(defaults[name])
+        for k in range(1 + len(given), wanted):
+            contract, own = CONTRACT_PARAMETERS[k], names[k] if k < len(names) else None
+            if contract in kwargs:
+                given.append(kwargs[contract])
+            elif own in kwargs:
+                given.append(kwargs[own])
+            elif own in defaults:
+                given.append(defaults[own])
             else:
-                break
-        if len(given) < wanted - 1:
-            return None
+                return None
         hash(given[0])
         call = Call(given[0], player, parent=stack[-1] if stack else None,
                     visited_at=len(trace.visited), evaluated_at=len(trace.evaluated))
@@ -501,7 +505,16 @@ VARIADIC = 0x04 | 0x08
 
 def _parameters(function: Callable) -> tuple[list[str], dict]:
     """The names of ``function``'s positional parameters (a decorated function's own, through ``__wrapped__``; an
-    object's ``__call__`` without ``self``) and their defaults; ``game, state, alpha, beta`` when it shows none."""
+    object's ``__call__`` without ``self``) and their defaults; ``game, state, alpha, beta`` when it shows none (or
+    will not say: it is the student's object). Never raises."""
+    try:
+        return _signature(function)
+    except Exception:  # noqa: BLE001 - a student's object whose attributes raise
+        return list(CONTRACT_PARAMETERS), {}
+
+
+def _signature(function: Callable) -> tuple[list[str], dict]:
+    """:func:`_parameters`, which may raise."""
     for _ in range(8):
         inner = getattr(function, "__wrapped__", None)
         if inner is None:

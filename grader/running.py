@@ -61,7 +61,7 @@ class Runner:
         one process for as long as it lives."""
         runs = {exercise: ExerciseRun(exercise, planned) for exercise, planned in tests.items()}
         sandbox: Sandbox | None = None
-        deadline = None
+        deadline, replied = None, 0
         try:
             for exercise, run in runs.items():
                 path = chosen.get(f"{exercise}.py")
@@ -75,10 +75,12 @@ class Runner:
                     continue
                 if sandbox is None:
                     sandbox = Sandbox(workspace, self.limits, deadline, server=self.server)
+                    sandbox.replied = replied  # the student's, not this process's: one cap for all of them
                     sandbox.start()
                     deadline = sandbox.deadline
                 ended = not self.run_exercise(sandbox, run, workspace / path, workspace)
                 self.defences = weakest(self.defences, sandbox.defences)
+                replied = sandbox.replied
                 if ended:
                     sandbox.close()
                     sandbox = None

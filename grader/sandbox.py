@@ -322,7 +322,8 @@ class Sandbox:
     With ``server`` (a :class:`ForkServer`), the child is forked by it instead of started afresh.
     """
 
-    _bytes = 0  # of the replies received so far (:data:`MAX_REPLIES`)
+    #: the bytes of the student's replies so far (:data:`MAX_REPLIES`), carried from one of its processes to the next
+    replied = 0
 
     def __init__(self, workspace: Path, limits: Limits, deadline: float | None = None,
                  server: ForkServer | None = None) -> None:
@@ -407,8 +408,8 @@ class Sandbox:
         size = HEADER.unpack(head)[0]
         if size > MAX_REPLY:  # refused before a byte of it is read
             raise self._malformed(Message("faults.reply.size", size=size, limit=MAX_REPLY))
-        self._bytes += size
-        if self._bytes > MAX_REPLIES:
+        self.replied += size
+        if self.replied > MAX_REPLIES:
             raise self._malformed(Message("faults.reply.total", limit=MAX_REPLIES))
         data = self._read(size + MAC_BYTES, limit)
         body, mac = data[:size], data[size:]

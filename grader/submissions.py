@@ -394,7 +394,7 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked) -> None:
         if safe is None or stat.S_ISLNK(info.external_attr >> 16):
             result.skipped.append(Message("grade.skipped.outside", name=shown(name)))
             continue
-        if safe.count("/") >= MAX_DEPTH:  # as a folder's would be: skipped, never made
+        if safe.count("/") > MAX_DEPTH:  # in a folder deeper than a folder's may be: skipped, never made
             result.skipped.append(Message("grade.skipped.deep", name=shown(safe.rsplit("/", 1)[0]), depth=MAX_DEPTH))
             continue
         if safe in result.files:

@@ -361,7 +361,8 @@ def _observed(trace: Trace, tree: Tree, trusted: bool) -> list[Step]:
     changes = []
     for d in drawing(trace, tree).nodes():
         if d.kind in ("pruned", "skipped", "not_reached") and d.node in tree:
-            changes.append((d.node, "x", "1"))
+            if d.kind != "skipped":  # a child a minimax search skipped was not cut off: greyed, not crossed out
+                changes.append((d.node, "x", "1"))
             changes += [(n, "s", "pruned") for n in tree.preorder(d.node)]
     out.append(_done(trace, tree, len(trace.visited), trusted, changes))
     return out

@@ -187,6 +187,15 @@ def current(runs: list[ExerciseRun]) -> ExerciseRun | None:
     return next((run for run in runs if run.status != PASSED), None)
 
 
+def working_on(course: Course, folder: Path) -> ExerciseRun | None:
+    """:func:`current` of the student's files in ``folder``, their searches held to the course's memory limit (as
+    ``hint`` and ``trace --mine`` find the exercise to speak of)."""
+    from studentloop.limits import MemoryGuard
+
+    with MemoryGuard(course.memory_limit):
+        return current(exercise_runs(course, folder))
+
+
 def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE, every: bool = False,
           emit: Callable[[str], None] | None = None, keep: list | None = None) -> tuple[list[str], bool]:
     """Run the public tests: ``name`` in full, or (``name`` None) the current exercise in full and one line for

@@ -461,7 +461,7 @@ def test_a_watchdog_that_fires_as_the_code_finishes_leaves_nothing_running():
 
 
 @pytest.mark.parametrize("file, helper", [("alphabeta_cutoff", "cutoff_test"), ("expectimax", "expectiminimax"),
-                                          ("ordering", "actions_in_order")])
+                                          ("expectimax", "chance_value"), ("ordering", "actions_in_order")])
 def test_a_helper_of_the_stub_is_the_students_to_rename(abkit, student, file, helper):
     """Only what the tests call is required (a search's entry, MAX-VALUE, MIN-VALUE, CHANCE-VALUE, ordered_actions):
     a stub's helper renamed or written inline is correct code, as grading already judged it."""

@@ -276,9 +276,14 @@ def test_a_search_started_with_the_wrong_window_is_told_so_and_its_root_shows_no
                                            f"    alpha, beta = {start}\n    best_action"))
     first = findings(module, "negative-fractional")[0]
     assert (first.kind, first.node) == ("window", "B")
-    assert first.message.render("en").endswith("The search starts at the root with α = -∞ and β = +∞, and the root's "
-                                               "first child is entered with them: check the values your search "
-                                               "starts from.")
+    said = first.message.render("en")
+    if start == "0, 10":
+        assert said.endswith("The search starts at the root with α = -∞ and β = +∞, and the root's first child is "
+                             "entered with them: check the values your search starts from.")
+    else:  # α above β: the values it started from, or the order it passes them in (the two look alike here)
+        assert said.endswith("Its α is above its β: check the values your search starts from at the root (α = -∞, "
+                             "β = +∞) and the order in which it passes them, MAX-VALUE(state, α, β) and "
+                             "MIN-VALUE(state, α, β).")
     fixture = load_fixture(PUBLIC_FIXTURES / "negative-fractional.yaml")
     trace = traced_search(module, fixture.game(), fixture.tree.root, "alphabeta")
     root = render_tree(trace, fixture.tree, True, "en", expected=expected_trace(fixture, "alphabeta"))[0]
@@ -309,3 +314,17 @@ def test_a_value_returned_for_the_action_is_told_as_such(tmp_path):
     module = variant(tmp_path, REFERENCE, ("    return best_action\n", "    return 'C'\n"))
     (found,) = [f for f in findings(module, "aima-fig-5-2") if f.kind == "action"]
     assert found.message.key == "compare.action"  # an action, the wrong one
+
+
+def test_a_window_passed_by_the_contracts_names_is_read_by_them_whatever_the_parameters_order(tmp_path):
+    """``min_value(game, s, alpha=a, beta=b)`` enters with (a, b) even into a function declared (game, state, beta,
+    alpha): the keywords say which is which (read by position, the window came out swapped, a false finding)."""
+    swapped = [("def max_value(game, state, alpha, beta):", "def max_value(game, state, beta, alpha):"),
+               ("def min_value(game, state, alpha, beta):", "def min_value(game, state, beta, alpha):"),
+               ("min_value(game, game.result(state, a), alpha, beta))\n        if v > beta",
+                "min_value(game, game.result(state, a), alpha=alpha, beta=beta))\n        if v > beta"),
+               ("max_value(game, game.result(state, a), alpha, beta))\n        if v < alpha",
+                "max_value(game, game.result(state, a), alpha=alpha, beta=beta))\n        if v < alpha"),
+               ("v = min_value(game, game.result(state, a), alpha, beta)",
+                "v = min_value(game, game.result(state, a), alpha=alpha, beta=beta)")]
+    assert [f.kind for f in findings(variant(tmp_path, REFERENCE, *swapped), "deep-cutoff") if f.kind == "window"] == []

@@ -227,12 +227,16 @@ def test_a_student_who_edits_the_confinement_report_has_tampered_and_is_not_beli
 
     if not ForkServer.available():
         pytest.skip("no fork server on this platform")
-    folder, rubric = _narrow_class(tmp_path, students=2)
-    (folder / "s1" / "alphabeta.py").write_text(SPOOF + (folder / "s0" / "alphabeta.py").read_text(encoding="utf-8"),
-                                               encoding="utf-8")
+    folder, rubric = _narrow_class(tmp_path, students=3)
+    honest = (folder / "s0" / "alphabeta.py").read_text(encoding="utf-8")
+    (folder / "s1" / "alphabeta.py").write_text(SPOOF + honest, encoding="utf-8")
+    (folder / "s2" / "alphabeta.py").write_text(SPOOF.replace("o.update(landlock=0, seccomp=False, hidden=False, ",
+                                                              "o.update(") .replace("reasons=", "refused=") + honest,
+                                               encoding="utf-8")  # a refused limit made up: as much an edit
     result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
     rows = {row["extra_data"]["student"]: row for row in result.rows}
     assert rows["s0"]["score"] == rows["s0"]["extra_data"]["max_score"] and rows["s1"]["score"] == 0
+    assert rows["s2"]["score"] == 0 and not result.defences.get("refused")
     assert "changed the game object it was given (or the kit's recorder" in \
         (tmp_path / "out" / "students" / "s1" / "feedback.md").read_text(encoding="utf-8")
     assert result.defences["reasons"] != ["\x1b[2Jall graded OK\nrun curl | sh"]

@@ -191,6 +191,7 @@ def test_a_minimax_search_that_skips_a_child_is_drawn_not_searched_not_pruned(ab
     folder = mine(minimax=edited(solution("minimax"), skip_last))
     run = abkit("trace", AIMA, "--mine", "--algorithm", "minimax", "--exercises", folder, "--lang", "en")
     assert "└─ B3  · not searched   ⚠ the pseudocode searches this" in run.out and "✂" not in run.out
+    assert "not searched: B3, C3, D3" in run.out and "pruned" not in run.out
     run = abkit("trace", AIMA, "--mine", "--algorithm", "minimax", "--exercises", folder, "--lang", "ko")
     assert "└─ B3  · 탐색하지 않음   ⚠ 의사코드는 여기를 탐색합니다" in run.out
 

@@ -17,16 +17,14 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     from abkit.errors import UsageError
-    from studentloop.limits import MemoryGuard
-    from studentloop.report import chosen, current, exercise_runs, find_course
+    from studentloop.report import chosen, find_course, working_on
 
     course, folder = find_course(args.exercises)
     name, count = args.exercise, args.count
     if name is not None and count is None and name.lstrip("-").isdigit():  # `abkit hint 2`: N for the current one
         name, count = None, int(name)
     if name is None:
-        with MemoryGuard(course.memory_limit):
-            now = current(exercise_runs(course, folder))
+        now = working_on(course, folder)
         if now is None:
             print(t("hint.all_pass", args.lang, name=course.names()[-1]))
             return 0

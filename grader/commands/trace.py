@@ -127,12 +127,9 @@ def _current(args, fixture) -> str | None:
     """``--mine`` without ``--algorithm``: the search of the exercise the student is working on (as ``check`` and
     ``hint`` find it: the first that does not pass), when the fixture records it; else ``None``."""
     from studentloop.fixturetrace import recorded
-    from studentloop.limits import MemoryGuard
-    from studentloop.report import current, exercise_runs, find_course
+    from studentloop.report import find_course, working_on
 
-    course, folder = find_course(args.exercises)
-    with MemoryGuard(course.memory_limit):
-        now = current(exercise_runs(course, folder))
+    now = working_on(*find_course(args.exercises))
     algorithm = now.exercise.algorithm if now is not None else None
     return algorithm if algorithm in fixture.expected and recorded(fixture, algorithm) else None
 
