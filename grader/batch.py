@@ -48,7 +48,7 @@ from grader.rubric import Rubric, default_rubric
 from grader.running import weakest
 from grader.safetext import terminal
 from grader.sandbox import LIVE, ForkServer, Limits
-from grader.submissions import Submission, SubmissionsError, find_submissions, remove_tree, student_id
+from grader.submissions import Submission, SubmissionsError, find_submissions, remove_tree, shown, student_id
 
 
 @dataclass
@@ -195,14 +195,22 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
 
 
 def _unique(entries: list[Submission]) -> tuple[dict[str, Submission], list[str]]:
-    """The first entry of each student id, and the names of the entries after it (``alice`` beside ``alice.zip``)."""
+    """The first entry of each student id, and the names of the entries after it (``alice`` beside ``alice.zip``);
+    of two entries whose names differ only in Unicode's form, the one named exactly as the id (josé composed)."""
     unique: dict[str, Submission] = {}
     duplicates = []
+
+    def named(e: Submission) -> bool:
+        return e.path.name in (e.student, e.student + ".zip")
+
     for entry in entries:
-        if entry.student in unique:
-            duplicates.append(entry.path.name)
-        else:
+        kept = unique.get(entry.student)
+        if kept is not None and named(entry) and not named(kept):  # the one graded is the one named as its id
+            unique[entry.student], entry = entry, kept
+        if kept is None:
             unique[entry.student] = entry
+        else:
+            duplicates.append(shown(entry.path.name))
     return unique, duplicates
 
 

@@ -144,8 +144,10 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as error:  # a part of the course folder is missing (its solutions/, handouts/, ...)
         print(t("cli.error", args.lang, message=t("cli.missing_file", args.lang, path=error.filename)), file=sys.stderr)
         return 2
-    except UsageError as error:
-        print(t("cli.error", args.lang, message=error.message.render(args.lang)), file=sys.stderr)
+    except UsageError as error:  # it may name a file of the student's or the class's: shown without escapes
+        from grader.safetext import terminal
+
+        print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(t("cli.interrupted", args.lang), file=sys.stderr)

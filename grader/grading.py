@@ -154,7 +154,8 @@ class Grader:
 
     def _run(self, tests: dict[str, list[Test]], chosen: dict[str, str], workspace: Path) -> dict[str, ExerciseRun]:
         """The student's process answers the tests (:class:`grader.running.Runner`); its confinement is noted."""
-        runner = Runner(self.limits, self.lang, self.server)
+        hidden = frozenset(source for source, shown in self.rubric.visibility.items() if shown != "visible")
+        runner = Runner(self.limits, self.lang, self.server, hidden)
         try:
             return runner.run(tests, chosen, workspace)
         finally:  # what the student's processes achieved confining themselves: the weakest of the batch is kept

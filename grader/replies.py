@@ -140,9 +140,21 @@ def _field(data: dict, key: str, path: str) -> Any:
         raise BadReply(Message("faults.reply.missing", path=f"{path}.{key}")) from None
 
 
+#: every key a reply may carry; others are dropped as it is read (the grader keeps a student's replies until it is
+#: scored, and a key it never reads must not hold memory for it)
+REPLY_KEYS = frozenset({"id", "tampered", "loaded", "functions", "defences", "output", "error", "error_type",
+                        "traceback", "trace", "answer"})
+#: every key of a reply's trace (:meth:`abkit.trace.Trace.to_dict`, a counted trace's counts)
+TRACE_KEYS = frozenset({"algorithm", "root", "visited", "evaluated", "calls", "action", "value", "error",
+                        "value_error", "counts"})
+
+
 def envelope(reply: object) -> dict:
-    """What every reply may carry, checked (free text cut in place); the reply. The ``id`` is the caller's."""
+    """What every reply may carry, checked (free text cut in place), anything else dropped; the reply. The ``id`` is
+    the caller's."""
     reply = _mapping(reply)
+    for key in [k for k in reply if k not in REPLY_KEYS]:
+        del reply[key]
     if "output" in reply:
         reply["output"] = text(reply["output"], "output", OUTPUT)
     if "tampered" in reply and type(reply["tampered"]) is not bool:
@@ -199,6 +211,8 @@ def search(reply: dict, longest: int, root: str, algorithm: str) -> dict:
     counted one) of ``algorithm`` from ``root`` (a whole trace starts with it) whose node names are at most
     ``longest`` characters long."""
     trace = _mapping(_field(reply, "trace", "reply"), "trace")
+    for key in [k for k in trace if k not in TRACE_KEYS]:
+        del trace[key]
     if _field(trace, "algorithm", "trace") != algorithm:
         raise _bad("trace.algorithm", algorithm, trace["algorithm"])
     if _field(trace, "root", "trace") != root:

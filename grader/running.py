@@ -52,8 +52,9 @@ class Runner:
     """Runs one student's tests in their own process; :attr:`defences` keeps what the process's confinement
     achieved (:mod:`grader.confine`), the weakest seen."""
 
-    def __init__(self, limits: Limits, lang: str = "en", server=None) -> None:
+    def __init__(self, limits: Limits, lang: str = "en", server=None, hidden: frozenset = frozenset()) -> None:
         self.limits, self.lang, self.server = limits, lang, server
+        self.hidden = hidden  # the sources of tests students do not see at once (the rubric's visibility)
         self.defences: dict | None = None
 
     def run(self, tests: dict[str, list[Test]], chosen: dict[str, str], workspace: Path) -> dict[str, ExerciseRun]:
@@ -134,6 +135,9 @@ class Runner:
 
         for test in run.planned:
             answered(AHEAD - 1)
+            if self.hidden and test.source in self.hidden and any(p.source not in self.hidden for p in pending):
+                answered(0)  # a hidden test is sent only once the tests students see are answered: read ahead from
+                # the pipe during one of those, it could be shown in its feedback
             try:
                 while not sandbox.send_ahead(test.request):  # no room in the pipe now, or too long for that
                     if not pending:

@@ -39,6 +39,9 @@ from grader.replies import BadReply, envelope
 
 CHILD = Path(__file__).with_name("child.py")
 MAX_REPLY = 16 * 1024 * 1024
+#: the most values (lists, mappings and items: brackets and commas) one reply may hold; a search of a 50,000-node
+#: tree (the largest a fixture may be) reports about 500,000
+MAX_ITEMS = 2_000_000
 #: the bytes of all of one student's replies together (a correct class's are about 150 KB): the grader keeps them
 #: until the student is scored, so one frame's cap alone would let a student have it hold gigabytes
 MAX_REPLIES = 32 * 1024 * 1024
@@ -619,6 +622,9 @@ def decode_reply(body: bytes) -> object:
     bounds its own nesting with the interpreter's recursion limit: a reply nested deeper raises RecursionError,
     which never leaves here.
     """
+    items = body.count(b",") + body.count(b"[") + body.count(b"{")  # (counted in C: a pass over the bytes)
+    if items > MAX_ITEMS:  # each becomes an object: 16 MiB of "[]," would hold 350 MB
+        raise BadReply(Message("faults.reply.items", count=items, limit=MAX_ITEMS))
     try:
         decode = _LONG_NUMBER_DECODE if has_long_number(body) else _DECODE
         return decode(body.decode("utf-8"))

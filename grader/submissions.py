@@ -121,9 +121,13 @@ def student_id(name: str) -> str:
     >>> student_id(unicodedata.normalize("NFD", "김민준")) == "김민준"
     True
     """
-    if name.isascii():
+    if name.isascii() and name.isprintable() and "![" not in name:
         return name
     found = unicodedata.normalize("NFC", os.fsencode(name).decode("utf-8", "backslashreplace"))
+    # on one line, as every list and progress line shows it (a line break in a folder's name could start a section
+    # of the summary), and no Markdown image a viewer of the summary would fetch
+    found = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
+                    for c in found).replace("![", "! [")
     if len(found.encode()) <= NAME_BYTES:
         return found
     # composed or escaped, the name is longer than a folder's name may be (its feedback folder could not be made):

@@ -261,6 +261,26 @@ def test_a_gradebook_folder_whose_students_folder_is_the_class_is_refused(abkit,
         sorted(p.name for p in (EXAMPLES / "alice").iterdir())
 
 
+def test_an_instructor_error_naming_the_class_s_files_puts_no_escape_on_the_terminal(abkit, tmp_path):
+    (tmp_path / "flat").mkdir()
+    shutil.copy(KIT_ROOT / "solutions" / "minimax.py", tmp_path / "flat" / "kim_\x1b[2J\x1b]0;pwned\x07_minimax.py")
+    run = abkit("grade", tmp_path / "flat", "--out", tmp_path / "out", "--lang", "en")
+    assert run.status == 2 and "only loose Python files (kim_" in run.err and "\x1b" not in run.err
+
+
+def test_a_student_id_is_one_line_without_a_markdown_image(abkit, tmp_path):
+    """A folder's name may hold line breaks and Markdown: shown raw, it wrote made-up progress lines and a
+    'Grader faults' section with a remote image into summary.md."""
+    name = "mallory\n[4∕4] eve: ok, 49∕49\n\n## Grader faults\n![x](https:∕∕evil.example∕t)"  # (∕: no folder)
+    shutil.copytree(EXAMPLES / "alice", tmp_path / "class" / name)
+    run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "en")
+    assert run.status == 0 and "\n[4∕4] eve" not in run.out and "\n## Grader faults" not in run.out
+    summary = (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")
+    assert "\n## Grader faults" not in summary and "![x]" not in summary
+    assert [p.name for p in (tmp_path / "out" / "students").iterdir()] == \
+        ["mallory\\x0a[4∕4] eve: ok, 49∕49\\x0a\\x0a## Grader faults\\x0a! [x](https:∕∕evil.example∕t)"]
+
+
 def test_files_under_other_names_are_pointed_out_not_graded(abkit, tmp_path):
     """An LMS download renames files (letter case, a copy's mark, a prefix): nothing is graded under another name
     (contract §4), but the feedback says which file looks like the missing one, and what an invalid submission holds."""
@@ -288,17 +308,18 @@ def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_
     entry is not graded, and the summary says so (not only the console)."""
     import unicodedata
 
-    for form in ("NFC", "NFD"):
+    for form in ("NFD", "NFC"):  # the decomposed one listed first: still, the one named as the id is graded
         folder = tmp_path / "class" / unicodedata.normalize(form, "김철수")
         folder.mkdir(parents=True)
-        shutil.copy(KIT_ROOT / "solutions" / "minimax.py", folder / "minimax.py")
+        shutil.copy(KIT_ROOT / ("solutions" if form == "NFC" else "exercises") / "minimax.py", folder / "minimax.py")
     if len(list((tmp_path / "class").iterdir())) < 2:
         pytest.skip("this file system stores one form of a name")
     run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "ko")
     assert run.status == 0 and "학번이 같아 채점하지 않았습니다" in run.err
     assert [row["student"] for row in rows(tmp_path / "out")] == ["김철수"]
-    assert "학번이 다른 항목과 같아 채점하지 않은 항목: 김철수." in (tmp_path / "out" / "summary.md").read_text(
-        encoding="utf-8")
+    assert "ok" in [row["status"] for row in rows(tmp_path / "out")] and rows(tmp_path / "out")[0]["minimax"] != "0"
+    assert f"학번이 다른 항목과 같아 채점하지 않은 항목: {unicodedata.normalize('NFD', '김철수')}." in \
+        (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")  # the entry not graded: the decomposed one
     again = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--student",
                   unicodedata.normalize("NFD", "김철수"), "--lang", "en")  # as a terminal may pass it
     assert again.status == 0 and "(1 graded now" in again.out

@@ -257,3 +257,53 @@ def test_a_students_replies_together_are_capped(tmp_path, monkeypatch):
     assert result.rows[0]["extra_data"]["status"] == "crashed"
     assert "its reports together are more than the 6000 bytes allowed for a student" in \
         (tmp_path / "out" / "students" / "s0" / "feedback.md").read_text(encoding="utf-8")
+
+
+def test_a_reply_holds_only_what_the_grader_reads_and_a_bounded_number_of_values():
+    """A signed reply may carry keys the grader never reads and millions of empty lists: each becomes an object the
+    grader holds until the student is scored (16 MiB of '[],' held 350 MB). Unknown keys are dropped as the reply
+    is read, in the reply and in its trace, and a reply of more than MAX_ITEMS values is refused before it is
+    parsed."""
+    from grader.replies import BadReply, envelope, search
+    from grader.sandbox import MAX_ITEMS, decode_reply
+
+    reply = envelope({"id": 1, "output": "", "junk": [[]] * 10, "trace": {"algorithm": "minimax", "root": "A",
+                      "visited": ["A"], "evaluated": [], "calls": [], "action": None, "value": 3, "error": None,
+                      "junk": [[]] * 10}})
+    assert "junk" not in reply and "junk" not in search(reply, 2, "A", "minimax")["trace"]
+    with pytest.raises(BadReply) as refused:
+        decode_reply(b"[" + b"[]," * (MAX_ITEMS // 2) + b"[]]")
+    assert refused.value.message.key == "faults.reply.items"
+    assert decode_reply(b"[" + b"[]," * 1000 + b"[]]") == [[]] * 1001
+
+
+def test_a_hidden_test_is_sent_only_when_the_tests_students_see_are_answered():
+    """Tests go to the student's process ahead of their answers; a student that read the pipe during a public test
+    found the hidden requests sent behind it and raised them in that test's visible feedback. A hidden test now
+    waits until every test before it that students see has its answer."""
+    from types import SimpleNamespace
+
+    from grader.running import ExerciseRun, Runner
+    from grader.sandbox import Limits
+
+    class Pipe:
+        def __init__(self):
+            self.unanswered, self.log = [], []
+
+        def send_ahead(self, request):
+            self.log.append(("send", request, [r for r in self.unanswered]))
+            self.unanswered.append(request)
+            return True
+
+        def receive(self, check=None):
+            return {"answer": self.unanswered.pop(0).decode()}
+
+    tests = [SimpleNamespace(kind="search", id=name, request=name.encode(), check=None, source=source)
+             for name, source in (("p1", "public"), ("p2", "public"), ("h1", "hidden"), ("h2", "hidden"),
+                                  ("r1", "random"))]
+    pipe = Pipe()
+    run = ExerciseRun("minimax", tests, file="minimax.py")
+    Runner(Limits(), hidden=frozenset({"hidden"}))._answer_all(pipe, run)
+    assert run.replies == {t.id: {"answer": t.id} for t in tests}
+    waiting = {request.decode(): [r.decode() for r in behind] for _, request, behind in pipe.log}
+    assert waiting == {"p1": [], "p2": ["p1"], "h1": [], "h2": ["h1"], "r1": ["h1", "h2"]}

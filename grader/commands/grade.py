@@ -57,8 +57,8 @@ def run(args) -> int:
         with terminate_as_interrupt():
             result = grade_batch(args.submissions, args.out, rubric, args.seed, args.lang, args.jobs, limits,
                                  args.student, args.force, progress)
-    except SubmissionsError as error:
-        print(t("cli.error", args.lang, message=error.message.render(args.lang)), file=sys.stderr)
+    except SubmissionsError as error:  # it may name the class's files: no escape sequence of theirs reaches the terminal
+        print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(t("grade.interrupted", args.lang, saved=progress.done, out=args.out), file=sys.stderr)
