@@ -65,6 +65,8 @@ class Judge:
         if first:
             result.status = run.status
             result.detail = {"seconds": fmt(self.test_seconds), "reason": run.note}
+            if run.budget:  # not this test's limit: the student's, which the note names
+                result.detail["message"] = run.note
         else:
             result.status, result.detail = "crashed", {"reason": t("grade.note.not_run", self.lang)}
         return TestGrade(test, result, {c: False for c in test.categories}, not_run=not first)

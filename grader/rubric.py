@@ -71,11 +71,22 @@ def default_rubric() -> Path:
     return current_course().rubric
 
 
+#: the largest rubric read (the kit's is 2 KB)
+MAX_RUBRIC_BYTES = 1_000_000
+
+
 def load_rubric(path: str | Path | None = None) -> Rubric:
     """The rubric at ``path`` (default: the course's); :class:`RubricError` if it is unusable."""
+    from grader.submissions import NotRegular, read_regular
+
     path = Path(path) if path is not None else default_rubric()
-    try:
-        text = path.read_text(encoding="utf-8")
+    try:  # a regular file (a link to one is followed), read up to a limit: not a FIFO or /dev/zero
+        data = read_regular(path.resolve(), MAX_RUBRIC_BYTES + 1)
+        if len(data) > MAX_RUBRIC_BYTES:
+            raise RubricError(path, 0, Message("rubric.too_large", limit=MAX_RUBRIC_BYTES))
+        text = data.decode("utf-8")
+    except NotRegular:
+        raise RubricError(path, 0, Message("rubric.not_file")) from None
     except (OSError, UnicodeDecodeError) as error:
         raise RubricError(path, 0, Message("rubric.unreadable", reason=os_problem(error))) \
             from None

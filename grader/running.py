@@ -34,7 +34,8 @@ class ExerciseRun:
 
     planned: the tests it was to answer, in order; file: the file loaded (relative to the submission), None when
     the submission has none; status: ok | missing (no file) | crashed (could not load, or the process died) |
-    timeout; note: why it stopped, in words; traceback: the load error's or the death's last lines;
+    timeout; note: why it stopped, in words; budget: it stopped because the student's time (all its tests') ran
+    out, not a test's; traceback: the load error's or the death's last lines;
     functions: the contract's functions the file defines; replies: test id -> the checked reply.
     """
 
@@ -43,6 +44,7 @@ class ExerciseRun:
     file: str | None = None
     status: str = "ok"
     note: str = ""
+    budget: bool = False
     traceback: list[str] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
     replies: dict[str, dict] = field(default_factory=dict)
@@ -71,7 +73,7 @@ class Runner:
                     continue
                 run.file = path
                 if deadline is not None and time.monotonic() >= deadline:  # a new process would be killed at once
-                    run.status = "timeout"
+                    run.status, run.budget = "timeout", True
                     run.note = t("grade.note.budget_spent", self.lang, seconds=fmt(self.limits.student_seconds))
                     continue
                 if sandbox is None:
@@ -104,6 +106,7 @@ class Runner:
         except TimedOut:
             run.status = "timeout"
             if time.monotonic() >= sandbox.deadline:  # the time of all of the student's tests together ran out
+                run.budget = True
                 run.note = t("grade.note.budget", self.lang, seconds=fmt(self.limits.student_seconds))
             else:
                 run.note = t("grade.note.timeout", self.lang, seconds=fmt(self.limits.test_seconds))

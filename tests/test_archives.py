@@ -453,6 +453,7 @@ def test_a_student_whose_tests_use_up_the_time_of_all_of_them_costs_that_student
     feedback = (tmp_path / "out" / "students" / "s1" / "feedback.md").read_text(encoding="utf-8")
     assert "the 1 s that all of a student's tests may take together ran out" in feedback  # minimax, stopped
     assert "not run: the 1 s that all of a student's tests may take together had already run out" in feedback
+    assert "loop forever" not in feedback  # no test of s1 hit its own limit
 
 
 def test_a_process_killed_before_it_has_a_process_group_of_its_own_ends():

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -323,6 +324,16 @@ def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_
     again = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--student",
                   unicodedata.normalize("NFD", "김철수"), "--lang", "en")  # as a terminal may pass it
     assert again.status == 0 and "(1 graded now" in again.out
+
+
+def test_a_rubric_that_is_not_a_file_or_is_huge_is_refused_in_words(abkit, tmp_path):
+    """--rubric /dev/zero read until the memory ran out, and a FIFO waited for ever."""
+    (tmp_path / "big.yaml").write_text("a" * 1_000_001, encoding="utf-8")
+    os.mkfifo(tmp_path / "fifo")
+    for path, words in (("/dev/zero", "it is not a regular file"), (tmp_path / "fifo", "it is not a regular file"),
+                        (tmp_path / "big.yaml", "the file is larger than 1000000 bytes")):
+        run = abkit("grade", EXAMPLES, "--out", tmp_path / "out", "--rubric", path, "--lang", "en")
+        assert run.status == 2 and words in run.err and "Traceback" not in run.err
 
 
 @pytest.mark.parametrize("text,words", [
