@@ -15,6 +15,7 @@ import contextlib
 import errno
 import hashlib
 import os
+import re
 import stat
 import unicodedata
 import zipfile
@@ -26,6 +27,8 @@ from abkit.i18n import Message, os_problem
 
 MAX_FILE_BYTES = 1_000_000      # one Python file
 MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
+#: what breaks a line in text (str.splitlines): kept out of student ids
+LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
 #: the longest name of a folder in bytes on the systems the kit runs on (a student's feedback folder is its id)
 NAME_BYTES = 255
 #: the deepest folder of a submission that is read (a folder's depth below the submission's own)
@@ -121,13 +124,14 @@ def student_id(name: str) -> str:
     >>> student_id(unicodedata.normalize("NFD", "김민준")) == "김민준"
     True
     """
-    if name.isascii() and name.isprintable() and "![" not in name:
+    if name.isascii() and not LINE_BREAKS.search(name) and "![" not in name:
         return name
     found = unicodedata.normalize("NFC", os.fsencode(name).decode("utf-8", "backslashreplace"))
     # on one line, as every list and progress line shows it (a line break in a folder's name could start a section
-    # of the summary), and no Markdown image a viewer of the summary would fetch
-    found = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" if ord(c) < 256 else f"\\u{ord(c):04x}"
-                    for c in found).replace("![", "! [")
+    # of the summary), and no Markdown image a viewer of the summary would fetch (other control characters are
+    # the terminal's and the summary's to strip: they are kept, as the folder has them)
+    found = LINE_BREAKS.sub(lambda m: f"\\x{ord(m[0]):02x}" if ord(m[0]) < 256 else f"\\u{ord(m[0]):04x}",
+                            found).replace("![", "! [")
     if len(found.encode()) <= NAME_BYTES:
         return found
     # composed or escaped, the name is longer than a folder's name may be (its feedback folder could not be made):
