@@ -419,13 +419,15 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
 
     def wrap(name: str, function: Callable) -> Callable:
         player = FUNCTIONS[name]
-        shape = _parameters(function)
+        shape: list = []  # the function's parameters (:func:`_parameters`), read at the first call that needs them
 
         def recorded(*args: Any, **kwargs: Any) -> Any:
             if not recording[0]:
                 return function(*args, **kwargs)
             if kwargs or len(args) < (4 if windowed else 2) or type(args[1]) is not str:  # the usual call: inline below
-                call = _begin(trace, stack, player, windowed, args, kwargs, shape)
+                if not shape:
+                    shape.append(_parameters(function))
+                call = _begin(trace, stack, player, windowed, args, kwargs, shape[0])
                 if call is None:
                     return function(*args, **kwargs)
             else:
