@@ -201,7 +201,8 @@ def _unique(entries: list[Submission]) -> tuple[dict[str, Submission], list[str]
     duplicates = []
 
     def named(e: Submission) -> bool:
-        return e.path.name in (e.student, e.student + ".zip")
+        name = e.path.name
+        return name == e.student or name.lower().endswith(".zip") and name[:-4] == e.student
 
     for entry in entries:
         kept = unique.get(entry.student)

@@ -195,8 +195,19 @@ def _defences(data: object) -> dict:
     return kept
 
 
+#: what a reply of one kind carries that a reply of another never does
+KIND_KEYS = frozenset({"trace", "answer", "loaded", "functions"})
+
+
+def _only(reply: dict, *keys: str) -> None:
+    """Drop from ``reply`` what replies of other kinds carry (unchecked, it would only take memory)."""
+    for key in KIND_KEYS.difference(keys):
+        reply.pop(key, None)
+
+
 def load(reply: dict) -> dict:
     """A ``load`` reply: ``loaded``, and the contract's functions the file defines."""
+    _only(reply, "loaded", "functions")
     loaded = _field(reply, "loaded", "reply")
     if type(loaded) is not bool:
         raise _bad("loaded", "bool", loaded)
@@ -210,6 +221,7 @@ def search(reply: dict, longest: int, root: str, algorithm: str) -> dict:
     """A ``search`` or ``call`` reply: ``trace``, the plain data of a :class:`~abkit.trace.Trace` (or a
     counted one) of ``algorithm`` from ``root`` (a whole trace starts with it) whose node names are at most
     ``longest`` characters long."""
+    _only(reply, "trace")
     trace = _mapping(_field(reply, "trace", "reply"), "trace")
     for key in [k for k in trace if k not in TRACE_KEYS]:
         del trace[key]
@@ -318,6 +330,7 @@ def _plain_calls(rows: list, longest: int) -> bool:
 def order(reply: dict, asked: Iterable[str], longest: int) -> dict:
     """An ``order`` reply: ``answer``, each asked node's actions (a list of plain values, or one plain value),
     or an error."""
+    _only(reply, "answer")
     if reply.get("error"):
         return reply
     answer = _mapping(_field(reply, "answer", "reply"), "answer")
@@ -344,6 +357,7 @@ def _action(value: object, path: str, longest: int) -> Any:
 
 def move(reply: dict, longest: int) -> dict:
     """A ``move`` reply: ``answer``, the move chosen (a plain value), or an error."""
+    _only(reply, "answer")
     if not reply.get("error"):
         reply["answer"] = _action(_field(reply, "answer", "reply"), "answer", longest)
     return reply

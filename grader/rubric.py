@@ -6,6 +6,9 @@ Read with the kit's safe YAML reader, so a mistake is reported as
 
 from __future__ import annotations
 
+import os
+import stat
+
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,16 +80,17 @@ MAX_RUBRIC_BYTES = 1_000_000
 
 def load_rubric(path: str | Path | None = None) -> Rubric:
     """The rubric at ``path`` (default: the course's); :class:`RubricError` if it is unusable."""
-    from grader.submissions import NotRegular, read_regular
-
     path = Path(path) if path is not None else default_rubric()
-    try:  # a regular file (a link to one is followed), read up to a limit: not a FIFO or /dev/zero
-        data = read_regular(path.resolve(), MAX_RUBRIC_BYTES + 1)
-        if len(data) > MAX_RUBRIC_BYTES:
-            raise RubricError(path, 0, Message("rubric.too_large", limit=MAX_RUBRIC_BYTES))
-        text = data.decode("utf-8")
-    except NotRegular:
-        raise RubricError(path, 0, Message("rubric.not_file")) from None
+    try:  # (links followed) a FIFO or a device is never opened, a file is read only if it is small
+        info = os.stat(path)
+    except OSError:
+        info = None  # reading it says why
+    if info is not None and not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+        raise RubricError(path, 0, Message("rubric.not_file"))
+    if info is not None and stat.S_ISREG(info.st_mode) and info.st_size > MAX_RUBRIC_BYTES:
+        raise RubricError(path, 0, Message("rubric.too_large", limit=MAX_RUBRIC_BYTES))
+    try:
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise RubricError(path, 0, Message("rubric.unreadable", reason=os_problem(error))) \
             from None

@@ -262,6 +262,11 @@ def test_a_gradebook_folder_whose_students_folder_is_the_class_is_refused(abkit,
         sorted(p.name for p in (EXAMPLES / "alice").iterdir())
 
 
+def test_an_error_naming_what_was_typed_puts_no_escape_on_the_terminal(abkit):
+    run = abkit("check", "alpha\x1b[2Jbeta", "--lang", "en")
+    assert run.status == 2 and "no exercise named 'alpha" in run.err and "\x1b" not in run.err
+
+
 def test_an_instructor_error_naming_the_class_s_files_puts_no_escape_on_the_terminal(abkit, tmp_path):
     (tmp_path / "flat").mkdir()
     shutil.copy(KIT_ROOT / "solutions" / "minimax.py", tmp_path / "flat" / "kim_\x1b[2J\x1b]0;pwned\x07_minimax.py")
@@ -330,8 +335,13 @@ def test_a_rubric_that_is_not_a_file_or_is_huge_is_refused_in_words(abkit, tmp_p
     """--rubric /dev/zero read until the memory ran out, and a FIFO waited for ever."""
     (tmp_path / "big.yaml").write_text("a" * 1_000_001, encoding="utf-8")
     os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "folder.yaml").mkdir()
+    os.symlink(tmp_path / "loop2", tmp_path / "loop1")
+    os.symlink(tmp_path / "loop1", tmp_path / "loop2")
     for path, words in (("/dev/zero", "it is not a regular file"), (tmp_path / "fifo", "it is not a regular file"),
-                        (tmp_path / "big.yaml", "the file is larger than 1000000 bytes")):
+                        (tmp_path / "big.yaml", "the file is larger than 1000000 bytes"),
+                        (tmp_path / "folder.yaml", "it is a folder, not a file"),
+                        (tmp_path / "loop1", "too many links in a row")):
         run = abkit("grade", EXAMPLES, "--out", tmp_path / "out", "--rubric", path, "--lang", "en")
         assert run.status == 2 and words in run.err and "Traceback" not in run.err
 
@@ -375,3 +385,15 @@ def test_the_summary_names_feedback_left_from_students_no_longer_in_the_class(ab
     summary = (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")
     assert "students/ still holds the feedback of ben from an earlier run: they are not in this class" in summary
     assert (tmp_path / "out" / "students" / "ben" / "feedback.md").is_file()  # kept: the instructor decides
+
+
+def test_of_two_entries_one_in_another_unicode_form_the_one_named_as_the_id_is_graded_zip_or_not():
+    from pathlib import Path
+
+    from grader.batch import _unique
+    from grader.submissions import Submission
+
+    composed, decomposed = "jos\u00e9", "jose\u0301"
+    for named in (composed, composed + ".zip", composed + ".ZIP"):
+        unique, duplicates = _unique([Submission(composed, Path(decomposed)), Submission(composed, Path(named))])
+        assert unique[composed].path.name == named and duplicates == [decomposed]

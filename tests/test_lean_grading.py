@@ -271,6 +271,8 @@ def test_a_reply_holds_only_what_the_grader_reads_and_a_bounded_number_of_values
                       "visited": ["A"], "evaluated": [], "calls": [], "action": None, "value": 3, "error": None,
                       "junk": [[]] * 10}})
     assert "junk" not in reply and "junk" not in search(reply, 2, "A", "minimax")["trace"]
+    other = envelope({"id": 2, "answer": [[]] * 10, "loaded": True, "trace": dict(reply["trace"])})
+    assert set(search(other, 2, "A", "minimax")) == {"id", "trace"}  # what another kind carries: never read here
     with pytest.raises(BadReply) as refused:
         decode_reply(b"[" + b"[]," * (MAX_ITEMS // 2) + b"[]]")
     assert refused.value.message.key == "faults.reply.items"
