@@ -413,8 +413,7 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
     """
     stack: list[int] = []
     recording = [True]
-    originals = {name: function for name in FUNCTIONS
-                 if callable(function := getattr(module, name, None))}
+    originals = {name: function for name in FUNCTIONS if callable(function := getattr(module, name, None))}
     calls, visited, evaluated = trace.calls, trace.visited, trace.evaluated
 
     def wrap(name: str, function: Callable) -> Callable:
