@@ -16,13 +16,13 @@ from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
 from abkit.records import record
 from abkit.textree import cut_holds, cut_test, fmt, key, same_number
-from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, Trace, error_name
+from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, Trace, error_name, prunes
 from abkit.tree import Tree
 
 #: at the same time, the order events happen in: a call is entered (window), evaluates (evaluated), returns,
 #: then the next node is generated (missed_cut, extra_cut, order, duplicate); the root's value and action last
-KINDS = ("error", "function", "window", "evaluated", "return", "missed_cut", "extra_cut", "order", "duplicate", "value", "action",
-         "nodes", "leaves", "orders", "game")
+KINDS = ("error", "function", "window", "evaluated", "return", "missed_cut", "extra_cut", "order", "duplicate", "value",
+         "action", "nodes", "leaves", "orders", "game")
 
 
 @record
@@ -269,7 +269,7 @@ def _continue_reason(trace: Trace, index: int, want: object, rule: bool) -> Mess
     if not kids:
         return Message("compare.first_child")
     if call.alpha is None:
-        return Message("compare.minimax_continues" if trace.algorithm in ("minimax", "expectimax") else "compare.goes_on")
+        return Message("compare.goes_on" if prunes(trace.algorithm) else "compare.minimax_continues")
     values = [k.value for k in kids]
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values) or call.player not in (MAX, MIN):
         return Message("compare.goes_on")

@@ -17,7 +17,7 @@ from dataclasses import field
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
 from abkit.records import record
-from abkit.trace import Trace
+from abkit.trace import Trace, prunes
 from abkit.tree import Tree
 
 
@@ -206,7 +206,7 @@ def drawing(trace: Trace, tree: Tree, prune_on_equality: bool = True, expected: 
     generated = set(visited) if len(roots) == 1 else None
     for d in [d for root in roots for d in _subtree(root)]:
         _add_skipped(d, tree, evaluated, generated, trace.error is not None, prune_on_equality,
-                     trace.algorithm in ("minimax", "expectimax"))
+                     not prunes(trace.algorithm))
     drawn = Drawing(roots, len(str(len(visited))), iterations, strays)
     if expected is not None:
         _add_marks(drawn, expected, evaluated)
@@ -428,5 +428,5 @@ def render_summary(trace: Trace, tree: Tree, lang: str = "en", g: Glyphs = UNICO
     if tree is None:
         return t("trace.summary_game", lang, **words)
     pruned = trace.pruned(tree)  # minimax cuts nothing: what it did not reach, it did not search
-    key = "trace.summary_minimax" if trace.algorithm in ("minimax", "expectimax") else "trace.summary"
+    key = "trace.summary" if prunes(trace.algorithm) else "trace.summary_minimax"
     return t(key, lang, pruned=", ".join(pruned) if pruned else t("trace.none", lang), **words)

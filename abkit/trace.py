@@ -45,6 +45,13 @@ ALGORITHMS: dict[str, Algorithm] = {
     "expectimax": Algorithm("expectiminimax_decision", False),
     "ordering": Algorithm("iterative_deepening_search", True, ("depth", "eval_fn"), memo=True),
 }
+def prunes(algorithm: str) -> bool:
+    """Whether ``algorithm`` cuts off (alpha-beta and the searches built on it), unlike minimax and expectimax, which
+    search every child: what such a search did not reach it did not search, nothing was pruned."""
+    spec = ALGORITHMS.get(algorithm)
+    return spec is None or spec.windowed
+
+
 FUNCTIONS = {"max_value": MAX, "min_value": MIN, "chance_value": CHANCE}
 VALUE_FUNCTIONS = {player: name for name, player in FUNCTIONS.items()}
 #: the functions the kit's tests call by name (a search's entry, MAX-VALUE and MIN-VALUE, the ordering exercise's

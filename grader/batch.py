@@ -43,7 +43,7 @@ from abkit.i18n import t
 
 from grader.grades import StudentGrade
 from grader.grading import Grader
-from grader.reports import STUDENTS_FOLDER, number, read_results, results_json, write_class, write_student
+from grader.reports import STUDENTS_FOLDER, number, read_results, results_json, visible, write_class, write_student
 from grader.rubric import Rubric, default_rubric
 from grader.running import weakest
 from grader.safetext import terminal
@@ -469,7 +469,7 @@ def _fork_server(grader: Grader) -> Iterator[None]:
     grader.server = ForkServer() if ForkServer.available() else None
     if grader.server is not None:  # only the tests students may see: a student's process inherits what it knows
         grader.server.know([test.request for tests in grader.shared.values() for test in tests
-                            if grader.rubric.visibility.get(test.source, "visible") == "visible"])
+                            if visible(test.source, grader.rubric.visibility)])
     try:
         yield
     finally:

@@ -26,6 +26,7 @@ from grader.grades import ExerciseGrade, StudentGrade, exercise_grade, student_s
 from grader.handin import check_handin, find_manifest, handin_notes
 from grader.judgement import Judge
 from grader.mistakes import MistakeNamer
+from grader.reports import visible
 from grader.rubric import EXERCISES, Rubric
 from grader.running import ExerciseRun, Runner, weakest
 from grader.sandbox import Interrupted, Limits
@@ -154,7 +155,7 @@ class Grader:
 
     def _run(self, tests: dict[str, list[Test]], chosen: dict[str, str], workspace: Path) -> dict[str, ExerciseRun]:
         """The student's process answers the tests (:class:`grader.running.Runner`); its confinement is noted."""
-        hidden = frozenset(source for source, shown in self.rubric.visibility.items() if shown != "visible")
+        hidden = frozenset(source for source in self.rubric.visibility if not visible(source, self.rubric.visibility))
         runner = Runner(self.limits, self.lang, self.server, hidden)
         try:
             return runner.run(tests, chosen, workspace)

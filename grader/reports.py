@@ -149,7 +149,7 @@ def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str, pages: dic
     saw_hidden = False  # one process (and one folder) serves all the exercises: what it saw, it may still show
     for exercise in grade.exercises.values():
         loaded = bool(exercise.replies or exercise.functions)
-        saw_hidden |= loaded and any(not _visible(test.source, rubric.visibility) for test in _sent(exercise))
+        saw_hidden |= loaded and any(not visible(test.source, rubric.visibility) for test in _sent(exercise))
         out += ["", *_exercise_markdown(exercise, lang, rubric.visibility, show_output=not (loaded and saw_hidden),
                                         pages=pages or {})]
     return "\n".join(out) + "\n"
@@ -212,10 +212,11 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
 
 def _shown(tg: TestGrade, visibility: dict[str, str]) -> bool:
     """Whether students see this test's details at once (its source's rubric visibility is ``visible``)."""
-    return _visible(tg.test.source, visibility)
+    return visible(tg.test.source, visibility)
 
 
-def _visible(source: str, visibility: dict[str, str]) -> bool:
+def visible(source: str, visibility: dict[str, str]) -> bool:
+    """Whether students see the tests of ``source`` at once (the rubric's ``visibility`` of it is ``visible``)."""
     return visibility.get(source, "visible") == "visible"
 
 

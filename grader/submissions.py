@@ -294,8 +294,8 @@ def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]
 
 def shown(name: str) -> str:
     """A path (or a manifest's field) as a message shows it: on one line (a line break in a hand-in's text could start
-    a section of the instructor's summary) and with no Markdown image in it, cut to ``SHOWN_NAME`` characters (an over-long path is not worth reading
-    whole).
+    a section of the instructor's summary) and with no Markdown image in it, cut to ``SHOWN_NAME`` characters (an
+    over-long path is not worth reading whole).
 
     >>> shown("a/" * 150 + "x.py")[-12:]
     '…(304 chars)'
