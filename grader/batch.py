@@ -43,12 +43,16 @@ from abkit.i18n import t
 
 from grader.grades import StudentGrade
 from grader.grading import Grader
-from grader.reports import STUDENTS_FOLDER, number, read_results, results_json, visible, write_class, write_student
+from grader.reports import (STUDENTS_FOLDER, number, read_results, results_json, visible, write_atomic, write_class,
+                            write_student)
 from grader.rubric import Rubric, default_rubric
 from grader.running import weakest
 from grader.safetext import terminal
 from grader.sandbox import LIVE, ForkServer, Limits
-from grader.submissions import Submission, SubmissionsError, find_submissions, remove_tree, shown, student_id
+from grader.intake import read_download, with_roster
+from grader.intake_report import INTAKE_REPORT, intake_markdown
+from grader.safetext import markdown
+from grader.submissions import Submission, SubmissionsError, remove_tree, shown, student_id
 
 
 @dataclass
@@ -65,6 +69,8 @@ class BatchResult:
     #: the students on whom the grader itself failed (their rows say so), and the command that grades just them again
     failed: list[str] = field(default_factory=list)
     regrade: str = ""
+    #: how the download was read (:class:`grader.intake.Intake`): its report is ``intake.md``
+    intake: Any = None
 
 
 class Unsaved(dict):
@@ -104,15 +110,18 @@ class Rows(Sequence):
 
 def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lang: str = "en", jobs: int = 2,
                 limits: Limits | None = None, student: str | Iterable[str] | None = None, force: bool = False,
-                progress: Callable[[int, int, Outcome], None] | None = None) -> BatchResult:
-    """Grade the class in ``submissions`` into ``out``; :class:`SubmissionsError` for an instructor error.
+                progress: Callable[[int, int, Outcome], None] | None = None,
+                roster: dict[str, tuple[str, str]] | None = None) -> BatchResult:
+    """Grade the class in ``submissions`` (as its LMS wrote it: :mod:`grader.intake`) into ``out``;
+    :class:`SubmissionsError` for an instructor error.
 
-    ``student``: one student id, or several, to grade again (the others' saved results are kept). Whatever
+    ``student``: one student id, or several, to grade again (the others' saved results are kept); ``roster``: the
+    course's id and name per LMS identity (:func:`grader.roster.load_roster`). Whatever
     happens while grading one student costs that student only: every student gets a row and the class files are
     always written; those on whom the grader itself failed are :attr:`BatchResult.failed`.
     """
     with chosen_course(None):  # found once: the batch works on one course however long it runs
-        return _grade_batch(submissions, out, rubric, seed, lang, jobs, limits, student, force, progress)
+        return _grade_batch(submissions, out, rubric, seed, lang, jobs, limits, student, force, progress, roster)
 
 
 def _check_out(out: Path, submissions: Path) -> None:
@@ -137,22 +146,19 @@ def _check_out(out: Path, submissions: Path) -> None:
 
 def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, jobs: int,
                  limits: Limits | None, student: str | Iterable[str] | None, force: bool,
-                 progress: Callable[[int, int, Outcome], None] | None) -> BatchResult:
+                 progress: Callable[[int, int, Outcome], None] | None,
+                 roster: dict[str, tuple[str, str]] | None = None) -> BatchResult:
     """:func:`grade_batch`, its course fixed."""
     _check_out(Path(out), Path(submissions))
-    unique, duplicates = _unique(find_submissions(submissions))
+    intake = read_download(submissions)  # (a class with no student, or one it cannot read: SubmissionsError)
+    with_roster(intake, roster)
+    unique, duplicates = _unique(intake.entries)
     chosen = None if student is None else {student_id(s) for s in ([student] if isinstance(student, str) else student)}
     for name in sorted(chosen or ()):
         if name not in unique:
             raise SubmissionsError("grade.no_student", student=name, path=submissions)
-    if not unique:
-        loose = sorted(p.name for p in Path(submissions).iterdir() if p.is_file() and p.suffix.lower() == ".py")
-        if loose:  # a flat download: every student's files side by side
-            raise SubmissionsError("grade.only_loose", path=submissions,
-                                   files=", ".join(loose[:3]) + (", …" if len(loose) > 3 else ""))
-        raise SubmissionsError("grade.empty", path=submissions)
     grader = Grader(rubric, seed, lang, limits)
-    result = BatchResult(Path(out), duplicates=duplicates)
+    result = BatchResult(Path(out), duplicates=duplicates, intake=intake)
     rows: dict[str, dict] = {}
     todo = []
     for name, entry in unique.items():
@@ -186,10 +192,12 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     result.rows = Rows(result.out, held)
     result.failed = [r["extra_data"]["student"] for r in held if r["extra_data"].get("grader_error")]
     if result.failed:
-        result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed)
+        result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed,
+                                         getattr(roster, "path", None))
     folders = result.out / STUDENTS_FOLDER
     gone = sorted(p.name for p in folders.iterdir() if p.is_dir() and p.name not in rows) if folders.is_dir() else []
     write_class(result.out, held, rubric, lang, result.regrade, result.duplicates, gone)
+    write_atomic(result.out / INTAKE_REPORT, markdown(intake_markdown(intake, lang, duplicates)))
     result.graded.sort()
     return result
 
@@ -211,12 +219,12 @@ def _unique(entries: list[Submission]) -> tuple[dict[str, Submission], list[str]
         if kept is None:
             unique[entry.student] = entry
         else:
-            duplicates.append(shown(entry.path.name))
+            duplicates.append(shown(Path(entry.files[0][1]).name if entry.files else entry.path.name))
     return unique, duplicates
 
 
 def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, limits: Limits | None,
-                    students: list[str]) -> str:
+                    students: list[str], roster: Path | None = None) -> str:
     """The command that grades just ``students`` again with this batch's settings (a shell line).
 
     >>> from grader.rubric import Rubric
@@ -230,6 +238,8 @@ def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lan
         words += ["--rubric", str(rubric.path)]
     if limits is not None and limits.test_seconds != Limits.test_seconds:
         words += ["--timeout", f"{limits.test_seconds:g}"]
+    if roster is not None:
+        words += ["--roster", str(roster)]
     words += ["--lang", lang]
     for name in students:
         words += ["--student", name]

@@ -78,7 +78,8 @@ class Grader:
         hand-in is held against (a folder's manifest, which its files' hash leaves out; the course; the names)."""
         found = None if submission.is_zip else find_manifest(submission)  # a zip's bytes hold its manifest
         manifest = hashlib.sha256(found[0].encode() + b"\0" + found[1]).hexdigest() if found else "-"
-        held = f"{self.course_id}/{self.names_are_ids}/{manifest}"
+        said = "/".join(map(repr, submission.notes))
+        held = f"{self.course_id}/{self.names_are_ids}/{submission.verify}/{submission.aliases}/{said}/{manifest}"
         return hashlib.sha256(f"{self.batch_fingerprint}/{fingerprint(submission)}/{held}".encode()).hexdigest()
 
     def grade(self, submission: Submission, work: Path | None = None) -> StudentGrade:
@@ -114,8 +115,9 @@ class Grader:
         unpacked = unpack(submission, workspace)
         names = [f"{e}.py" for e in self.rubric.points]
         chosen, ignored = pick_files(unpacked.files, names)
-        notes = [m.render(self.lang) for m in unpacked.skipped]
-        handin = check_handin(submission, unpacked, self.course_id, __version__, self.names_are_ids)
+        notes = [m.render(self.lang) for m in (*submission.notes, *unpacked.skipped)]
+        handin = check_handin(submission, unpacked, self.course_id, __version__,
+                              self.names_are_ids and submission.verify)
         notes += handin_notes(handin, self.lang)
         notes += [t("grade.note.ignored", self.lang, path=p) for p in ignored]
         seed = student_seed(self.seed, submission.student)

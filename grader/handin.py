@@ -95,8 +95,9 @@ def check_handin(submission: Submission, unpacked: Unpacked, course: str | None,
     """Whether the entry still matches its manifest: None when it has none; else each difference as a message.
 
     ``unpacked``: the entry's Python files as grading unpacked them; ``course``: the course id the batch grades in
-    (:func:`abkit.coursefolder.course_id`); ``kit_version``: the grader's; ``names``: whether the entry's name is the
-    student id (not on Gradescope, which names a submission by the student's e-mail). The files compared are the
+    (:func:`abkit.coursefolder.course_id`); ``kit_version``: the grader's; ``names``: whether the entry's id is the
+    student's id in the course (not on Gradescope, which names a submission by the student's e-mail, nor for an
+    LMS's identity no roster maps); the manifest may name it or one of the entry's aliases (its LMS id or name). The files compared are the
     Python files below the manifest's folder, with those it lists."""
     found = find_manifest(submission)
     if found is None:
@@ -129,7 +130,7 @@ def check_handin(submission: Submission, unpacked: Unpacked, course: str | None,
     if manifest.get("course") != course:
         check.problems.append(Message("handin.course", packed=shown(str(manifest.get("course"))),
                                       grading=str(course)))
-    if names and manifest["student"] != submission.student:
+    if names and manifest["student"] not in (submission.student, *submission.aliases):
         check.problems.append(Message("handin.student", packed=shown(manifest["student"]), entry=submission.student))
     if len(check.problems) > PROBLEMS_SHOWN:
         rest = len(check.problems) - PROBLEMS_SHOWN + 1

@@ -26,6 +26,8 @@ from typing import Iterator
 from abkit.i18n import Message, os_problem
 
 MAX_FILE_BYTES = 1_000_000      # one Python file
+MAX_INNER_ZIP_BYTES = 20_000_000  # a .zip inside a student's folder or archive (read into memory to be opened)
+MAX_NESTING = 3                 # archives inside archives opened this many levels deep (a zip in a zip: 2)
 MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
 #: what breaks a line in text (str.splitlines): kept out of student ids
 LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -65,10 +67,21 @@ class Submission:
     student: str
     path: Path
     problem: Message | None = field(default=None, compare=False)
+    #: loose files of an LMS download that make this entry (``path`` is then the download's folder): (the name
+    #: the file is graded as, its path), the LMS's prefixes already stripped (:mod:`grader.intake`)
+    files: tuple[tuple[str, str], ...] = ()
+    #: what the student's feedback says of how the entry was read (which copy was graded, a late mark)
+    notes: tuple[Message, ...] = field(default=(), compare=False)
+    #: other names of the student a hand-in's manifest may give (the LMS's id, name or e-mail)
+    aliases: tuple[str, ...] = field(default=(), compare=False)
+    #: whether a hand-in's manifest must name this student (``student`` or an alias): False where the LMS's
+    #: identity is not the course's and no roster maps it
+    verify: bool = field(default=True, compare=False)
 
     @property
     def is_zip(self) -> bool:
-        return self.problem is None and self.path.suffix.lower() == ".zip" and not self.path.is_dir()
+        return self.problem is None and not self.files and self.path.suffix.lower() == ".zip" \
+            and not self.path.is_dir()
 
 
 @dataclass
@@ -179,6 +192,13 @@ def fingerprint(submission: Submission) -> str:
     digest = hashlib.sha256()
     if submission.problem is not None:
         digest.update(f"problem/{submission.problem.key}".encode())
+    elif submission.files:
+        for name, path in submission.files:
+            digest.update(name.encode("utf-8", "surrogateescape") + b"\0")
+            try:
+                digest.update(read_regular(Path(path), MAX_INNER_ZIP_BYTES + 1))
+            except OSError as error:
+                digest.update(f"\1unreadable {error.errno}".encode())
     elif submission.is_zip:
         try:
             with _open_regular(submission.path) as handle:
@@ -210,6 +230,15 @@ def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, b
             yield relative, Message("grade.skipped.link", name=shown(relative))
         elif not stat.S_ISREG(info.st_mode):
             yield relative, Message("grade.skipped.special", name=shown(relative))
+        elif relative.lower().endswith(".zip"):  # an archive inside the folder: opened by the caller
+            if info.st_size > MAX_INNER_ZIP_BYTES:
+                yield relative, Message("grade.skipped.archive", name=shown(relative), reason=Message(
+                    "grade.zip_large", size=info.st_size // 1_000_000, limit=MAX_INNER_ZIP_BYTES // 1_000_000))
+                continue
+            try:
+                yield relative, read_regular(path, MAX_INNER_ZIP_BYTES)
+            except OSError as error:
+                yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error))
         elif info.st_size > MAX_FILE_BYTES or total + info.st_size > MAX_TOTAL_BYTES or count >= MAX_FILES:
             yield relative, Message("grade.skipped.large", name=shown(relative))
         else:
@@ -288,7 +317,8 @@ def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]
                 kept.append(d)
         dirs[:] = kept
         found.extend(((here / f).relative_to(folder).as_posix(), here / f)
-                     for f in sorted(files) if f.endswith(".py") and not f.startswith("."))
+                     for f in sorted(files) if (f.endswith(".py") or f.lower().endswith(".zip"))
+                     and not f.startswith("."))
     return found
 
 
@@ -315,6 +345,8 @@ def unpack(submission: Submission, root: Path) -> Unpacked:
     result = Unpacked(root)
     if submission.problem is not None:
         result.unreadable = submission.problem
+    elif submission.files:
+        _copy_loose(submission.files, result)
     elif submission.is_zip:
         _unzip(submission.path, result)
     else:
@@ -326,8 +358,59 @@ def _copy(folder: Path, result: Unpacked) -> None:
     for relative, data in _folder_files(folder, result.skipped):
         if isinstance(data, Message):
             result.skipped.append(data)
+        elif relative.lower().endswith(".zip"):
+            _inner_zip(result, relative, data, 1)
         else:
             _write(result, relative, data)
+
+
+def _copy_loose(files: tuple[tuple[str, str], ...], result: Unpacked) -> None:
+    """Copy an LMS's loose files of one student (each under the name it is graded as): Python files as they are,
+    archives opened into a folder named as the archive; the same caps as a folder's files."""
+    total = 0
+    for name, path in files:
+        archive = name.lower().endswith(".zip")
+        limit = MAX_INNER_ZIP_BYTES if archive else MAX_FILE_BYTES
+        try:
+            data = read_regular(Path(path), limit + 1)
+        except OSError as error:
+            result.skipped.append(Message("grade.skipped.unreadable", name=shown(name), reason=os_problem(error)))
+            continue
+        if archive and len(data) <= limit:
+            _inner_zip(result, name, data, 1)
+        elif len(data) > limit or total + len(data) > MAX_TOTAL_BYTES or len(result.files) >= MAX_FILES:
+            result.skipped.append(Message("grade.skipped.large", name=shown(name)))
+        else:
+            total += len(data)
+            _write(result, name, data)
+
+
+def _inner_zip(result: Unpacked, relative: str, data: bytes, level: int) -> None:
+    """Open the archive ``data`` found at ``relative`` (in a folder, among loose files or inside another archive,
+    ``level`` archives deep) into the folder ``relative`` of the work folder, under :func:`_unzip`'s checks; one
+    that is too deep or cannot be read is named in ``result.skipped`` with why, and nothing of it is graded."""
+    import io
+
+    if level > MAX_NESTING:
+        result.skipped.append(Message("grade.skipped.nested", name=shown(relative), depth=MAX_NESTING))
+        return
+    inner = Unpacked(result.root)
+    try:
+        handle = io.BytesIO(data)
+        inner.unreadable = _directory_problem(handle)
+        if inner.unreadable is None:
+            with zipfile.ZipFile(handle) as archive:
+                _extract(archive, inner, prefix=f"{relative}/", level=level)
+    except Exception as error:  # noqa: BLE001 - zipfile raises anything on hostile bytes
+        inner.unreadable = Message("grade.unreadable_zip", reason=_zip_problem(error))
+    if inner.unreadable is not None:
+        for name in inner.files:
+            with contextlib.suppress(OSError):
+                (result.root / name).unlink()
+        result.skipped.append(Message("grade.skipped.archive", name=shown(relative), reason=inner.unreadable))
+        return
+    result.files.extend(inner.files)
+    result.skipped.extend(inner.skipped)
 
 
 def _unzip(path: Path, result: Unpacked) -> None:
@@ -384,8 +467,9 @@ def _directory_problem(handle) -> Message | None:
     return None
 
 
-def _extract(archive: zipfile.ZipFile, result: Unpacked) -> None:
-    """Write the Python entries of the open ``archive`` into ``result`` (see :func:`_unzip`)."""
+def _extract(archive: zipfile.ZipFile, result: Unpacked, prefix: str = "", level: int = 0) -> None:
+    """Write the Python entries of the open ``archive`` into ``result`` (see :func:`_unzip`), each under ``prefix``;
+    an archive among them is opened in turn (:func:`_inner_zip`: ``level`` is how deep ``archive`` is)."""
     entries = archive.infolist()
     if len(entries) > MAX_ENTRIES:  # pragma: no cover - the end record declared fewer
         result.unreadable = Message("grade.zip_entries", count=len(entries), limit=MAX_ENTRIES)
@@ -393,7 +477,8 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked) -> None:
     total = 0
     for info in entries:
         name = info.filename
-        if info.is_dir() or not name.endswith(".py") or "__MACOSX" in name:
+        inner = name.lower().endswith(".zip")
+        if info.is_dir() or not (name.endswith(".py") or inner) or "__MACOSX" in name:
             continue
         if info.flag_bits & 0x1:
             result.unreadable = Message("grade.zip_encrypted", name=shown(name))
@@ -402,8 +487,12 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked) -> None:
         if safe is None or stat.S_ISLNK(info.external_attr >> 16):
             result.skipped.append(Message("grade.skipped.outside", name=shown(name)))
             continue
+        safe = prefix + safe
         if safe.count("/") > MAX_DEPTH:  # in a folder deeper than a folder's may be: skipped, never made
             result.skipped.append(Message("grade.skipped.deep", name=shown(safe.rsplit("/", 1)[0]), depth=MAX_DEPTH))
+            continue
+        if inner:
+            _extract_inner(archive, info, result, safe, level)
             continue
         if safe in result.files:
             result.skipped.append(Message("grade.skipped.duplicate", name=shown(name)))
@@ -422,6 +511,18 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked) -> None:
             continue
         total += len(data)
         _write(result, safe, data)
+
+
+def _extract_inner(archive: zipfile.ZipFile, info: zipfile.ZipInfo, result: Unpacked, safe: str, level: int) -> None:
+    """The archive entry ``info``, itself an archive, opened into the folder ``safe`` (:func:`_inner_zip`)."""
+    if info.file_size > MAX_INNER_ZIP_BYTES or (info.file_size > MAX_RATIO * max(info.compress_size, 1)
+                                                and info.file_size > 64 * 1024):
+        reason = Message("grade.zip_large", size=info.file_size // 1_000_000, limit=MAX_INNER_ZIP_BYTES // 1_000_000)
+        result.skipped.append(Message("grade.skipped.archive", name=shown(safe), reason=reason))
+        return
+    with archive.open(info) as entry:
+        data = entry.read(MAX_INNER_ZIP_BYTES + 1)
+    _inner_zip(result, safe, data, level + 1)
 
 
 def _safe_name(name: str) -> str | None:

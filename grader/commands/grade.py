@@ -27,6 +27,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("--timeout", type=float, default=None, metavar="SEC", help=t("grade.help.timeout", lang))
     p.add_argument("--force", action="store_true", help=t("grade.help.force", lang))
     p.add_argument("--rubric", type=Path, metavar="FILE", help=t("grade.help.rubric", lang))
+    p.add_argument("--roster", type=Path, metavar="CSV", help=t("intake.help.roster", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
 
@@ -51,12 +52,20 @@ def run(args) -> int:
     except RubricError as error:
         print(error.render(args.lang), file=sys.stderr)
         return 2
+    roster = None
+    if args.roster is not None:
+        from grader.roster import RosterError, load_roster
+        try:
+            roster = load_roster(args.roster)
+        except RosterError as error:  # it may name the roster's cells: no escape sequence reaches the terminal
+            print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
+            return 2
     limits = Limits(test_seconds=args.timeout, student_seconds=max(Limits.student_seconds, 10 * args.timeout))
     progress = Progress(sys.stdout, args.lang)
     try:
         with terminate_as_interrupt():
             result = grade_batch(args.submissions, args.out, rubric, args.seed, args.lang, args.jobs, limits,
-                                 args.student, args.force, progress)
+                                 args.student, args.force, progress, roster)
     except SubmissionsError as error:  # it may name the class's files: no escape sequence of theirs reaches the terminal
         print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
         return 2
@@ -65,6 +74,8 @@ def run(args) -> int:
         return 130
     for name in result.duplicates:
         print(terminal(t("grade.duplicate", args.lang, name=name)), file=sys.stderr)
+    from grader.intake_report import INTAKE_REPORT, intake_summary
+    print(terminal(intake_summary(result.intake, args.lang, str(result.out / INTAKE_REPORT))))
     report_defences(result.defences, args.lang)
     counted = Counter(row["extra_data"]["status"] for row in result.rows.held)  # the kept rows: no file read again
     statuses = {s: counted[s] for s in ("ok", "timeout", "crashed", "invalid")}
