@@ -202,11 +202,10 @@ def _plain(intake: Intake, top: list[Path]) -> None:
     holds several folders of Python files (an export's parent, a class zipped once more) is refused."""
     entries = find_submissions(intake.root)
     if len(entries) == 1 and _is_dir(entries[0].path):
-        classes = [p for p in _listing(entries[0].path) if _is_dir(p) and any(
-            q.suffix == ".py" or q.suffix.lower() == ".zip" for q in _listing(p))]
-        if len(classes) >= 3 or _is_file(entries[0].path / GRADESCOPE_METADATA):
+        count = _looks_like_a_class(entries[0].path)
+        if count:
             raise SubmissionsError("intake.one_student", path=intake.root, entry=shown(entries[0].path.name),
-                                   count=len(classes))
+                                   count=count)
     paths = {entry.path for entry in entries}
     for entry in entries:
         intake.add(entry, entry.student)
@@ -217,6 +216,27 @@ def _plain(intake: Intake, top: list[Path]) -> None:
     for path in top:
         if path not in paths:
             intake.left_out(path, "intake.why.plain_file")
+
+
+def _looks_like_a_class(folder: Path, deepest: int = 4, most: int = 20_000) -> int:
+    """How many folders under ``folder`` hold a file of the same name (``minimax.py`` in ``submission_1/``,
+    ``submission_2/``, ...) when three or more do, or an LMS's export (Gradescope's metadata) is inside: a class's
+    submissions, not one student's; 0 otherwise. Looks ``deepest`` folders down, at ``most`` entries."""
+    holders: dict[str, set[str]] = defaultdict(set)
+    seen = 0
+    for top, dirs, files in os.walk(folder):
+        depth = Path(top).relative_to(folder).as_posix().count("/") + (top != str(folder))
+        dirs[:] = [d for d in dirs if not d.startswith(".") and depth < deepest]
+        seen += len(dirs) + len(files)
+        if GRADESCOPE_METADATA in files or any(GRADESCOPE_EXPORT.fullmatch(d) for d in dirs):
+            return max(2, len(dirs))
+        for name in files:
+            if name.endswith(".py") or name.lower().endswith(".zip"):
+                holders[name].add(top)
+        if seen > most:
+            break
+    widest = max((len(places) for places in holders.values()), default=0)
+    return widest if widest >= 3 else 0
 
 
 def _canvas(intake: Intake, top: list[Path]) -> None:

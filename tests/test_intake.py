@@ -283,6 +283,10 @@ def test_a_class_that_looks_like_one_student_is_refused(abkit, tmp_path):
     assert "holds a single entry, everyone, whose 4 folders look like a whole class's submissions" in run.err
     run = abkit("grade", tmp_path / "download", "--out", tmp_path / "out", "--lang", "ko")
     assert run.status == 2 and "한 반 전체의 제출물" in run.err
+    gradescope(tmp_path / "wrapped" / "downloads")  # the export two folders down
+    run = abkit("grade", tmp_path / "wrapped", "--out", tmp_path / "out", "--lang", "en")
+    assert run.status == 2 and "holds a single entry, downloads," in run.err, run.err
+    assert not (tmp_path / "out").exists()
 
 
 def test_an_export_without_metadata_is_graded_per_submission_never_as_one_student(tmp_path):
