@@ -50,7 +50,7 @@ def find_manifest(submission: Submission) -> tuple[str, bytes] | None:
     """Where the entry's manifest is (the folder holding it, relative to the entry, ``""`` at its top) and its
     bytes; None when the entry has none. A zip's shallowest :data:`MANIFEST`; a folder's at its top or one folder
     down (an LMS may unpack the zip into a folder of its own). Only regular files are read."""
-    if submission.problem is not None:
+    if submission.problem is not None or submission.files:  # (an LMS's loose files: no hand-in zip among them)
         return None
     if submission.is_zip:
         return _zip_manifest(submission.path)

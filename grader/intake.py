@@ -36,6 +36,7 @@ from grader.submissions import (MAX_DEPTH, Submission, SubmissionsError, find_su
                                 student_id)
 
 CANVAS = re.compile(r"(?P<name>[^_]+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)", re.S)
+CANVAS_TEXT = re.compile(r"[^_]+?(?:_LATE)?_\d+_text\.html", re.S)  # an online-text submission
 BLACKBOARD = re.compile(r"(?P<assignment>.+)_(?P<user>[^_]+)_attempt_(?P<stamp>\d{4}(?:-\d\d){5})"
                         r"(?:_(?P<file>.+)|(?P<receipt>\.txt))", re.S)
 MOODLE = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<kind>[a-z]+)_?", re.S)
@@ -245,7 +246,9 @@ def _canvas(intake: Intake, top: list[Path]) -> None:
     students: dict[str, list[tuple[Path, re.Match]]] = defaultdict(list)
     for path in top:
         found = CANVAS.fullmatch(path.name) if _is_file(path) else None
-        if found is None:
+        if found is None and CANVAS_TEXT.fullmatch(path.name):
+            intake.left_out(path, "intake.why.online_text")
+        elif found is None:
             intake.left_out(path, "intake.why.not_lms", lms="Canvas")
         else:
             students[found["user"]].append((path, found))

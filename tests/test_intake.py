@@ -327,7 +327,7 @@ def test_canvas_names_are_read_as_canvas_writes_them(tmp_path):
 
     write(tmp_path, {"kimminsu_LATE_1030_90012_minimax.py": b"", "kimminsu_1030_90013_minimax-2.py": b"",
                      "kimminsu_1030_90013_minimax-1.py": b"", "leejiwon_1031_90014_hw3.zip": zipped({}),
-                     "stray.txt": b"?"})
+                     "stray.txt": b"?", "parkseoyeon_1032_text.html": b"<p>see my code</p>"})
     intake = read_download(tmp_path)
     assert intake.layout == "canvas"
     kim, lee = intake.entries
@@ -336,3 +336,4 @@ def test_canvas_names_are_read_as_canvas_writes_them(tmp_path):
     lines = {line.path: line for line in intake.files}
     assert lines["stray.txt"].student is None and lines["kimminsu_1030_90013_minimax-2.py"].student == "1030"
     assert lines["kimminsu_LATE_1030_90012_minimax.py"].student is None
+    assert lines["parkseoyeon_1032_text.html"].why.render("en") == "online text, not code"
