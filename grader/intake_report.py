@@ -45,8 +45,23 @@ def intake_markdown(intake: Intake, lang: str, duplicates: list[str] = ()) -> st
     return "\n".join(out) + "\n"
 
 
+#: why a file is left out that every download of its LMS has: named on the terminal after the others
+ROUTINE = frozenset({"intake.why.receipt", "intake.why.metadata", "intake.why.index"})
+#: files left out named one by one on the terminal (intake.md names every one)
+LEFT_OUT_SHOWN = 5
+
+
 def intake_summary(intake: Intake, lang: str, out: str) -> str:
-    """The report's short version for the terminal: the layout, the students, the files left out."""
-    left = sum(1 for line in intake.files if line.student is None)
-    return t("intake.summary", lang, layout=t(f"intake.layout.{intake.layout}", lang), files=len(intake.files),
-             students=len(intake.entries), left=left, report=out)
+    """The report's short version for the terminal: the layout, the students, the first files left out and why,
+    the report's notes."""
+    left = sorted((line for line in intake.files if line.student is None),
+                  key=lambda line: line.why is not None and line.why.key in ROUTINE)  # the surprising ones first
+    lines = [t("intake.summary", lang, layout=t(f"intake.layout.{intake.layout}", lang), files=len(intake.files),
+               students=len(intake.entries), left=len(left), report=out)]
+    for line in left[:LEFT_OUT_SHOWN]:
+        why = f" ({line.why.render(lang)})" if line.why is not None else ""
+        lines.append(f"  - {line.path}{why}")
+    if len(left) > LEFT_OUT_SHOWN:
+        lines.append("  - " + t("intake.more_left_out", lang, count=len(left) - LEFT_OUT_SHOWN))
+    lines += [f"  {note.render(lang)}" for note in intake.notes]
+    return "\n".join(lines)

@@ -337,3 +337,18 @@ def test_canvas_names_are_read_as_canvas_writes_them(tmp_path):
     assert lines["stray.txt"].student is None and lines["kimminsu_1030_90013_minimax-2.py"].student == "1030"
     assert lines["kimminsu_LATE_1030_90012_minimax.py"].student is None
     assert lines["parkseoyeon_1032_text.html"].why.render("en") == "online text, not code"
+
+
+def test_the_terminal_names_the_surprising_files_left_out_first(tmp_path):
+    from grader.intake import read_download
+    from grader.intake_report import intake_summary
+
+    blackboard(tmp_path)
+    text = intake_summary(read_download(tmp_path), "en", "out/intake.md")
+    lines = text.splitlines()
+    assert lines[0] == ("intake: Blackboard's assignment download, 24 files, 5 students, 11 left out; every file is "
+                        "listed in out/intake.md")
+    assert all("an earlier attempt (2024-03-01-09-00-00)" in line for line in lines[1:6])  # before the 6 receipts
+    assert lines[6] == "  - 6 more files left out: see the report"
+    ko = intake_summary(read_download(tmp_path), "ko", "out/intake.md")
+    assert ko.startswith("제출물 접수: Blackboard의 과제 내려받기, 파일 24개, 학생 5명, 채점에서 뺀 파일 11개.")
