@@ -28,6 +28,7 @@ from abkit.i18n import Message, os_problem
 MAX_FILE_BYTES = 1_000_000      # one Python file
 MAX_INNER_ZIP_BYTES = 20_000_000  # a .zip inside a student's folder or archive (read into memory to be opened)
 MAX_NESTING = 3                 # archives inside archives opened this many levels deep (a zip in a zip: 2)
+MAX_ARCHIVES = 50               # archives opened inside one student's entry
 MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
 #: what breaks a line in text (str.splitlines): kept out of student ids
 LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -90,13 +91,17 @@ class Unpacked:
 
     files: relative paths (POSIX) of the files copied; skipped: archive entries or
     files left out, each with a :class:`Message` saying why; unreadable: the
-    entry could not be read at all (a broken archive, a link, a FIFO), with the reason.
+    entry could not be read at all (a broken archive, a link, a FIFO), with the reason. written: the bytes
+    written so far and archives: the archives opened inside the entry (the caps hold for the whole entry, however
+    its archives nest).
     """
 
     root: Path
     files: list[str] = field(default_factory=list)
     skipped: list[Message] = field(default_factory=list)
     unreadable: Message | None = None
+    written: int = 0
+    archives: int = 0
 
 
 def find_submissions(folder: str | Path) -> list[Submission]:
@@ -360,6 +365,8 @@ def _copy(folder: Path, result: Unpacked) -> None:
             result.skipped.append(data)
         elif relative.lower().endswith(".zip"):
             _inner_zip(result, relative, data, 1)
+        elif result.written + len(data) > MAX_TOTAL_BYTES or len(result.files) >= MAX_FILES:
+            result.skipped.append(Message("grade.skipped.large", name=shown(relative)))
         else:
             _write(result, relative, data)
 
@@ -367,7 +374,6 @@ def _copy(folder: Path, result: Unpacked) -> None:
 def _copy_loose(files: tuple[tuple[str, str], ...], result: Unpacked) -> None:
     """Copy an LMS's loose files of one student (each under the name it is graded as): Python files as they are,
     archives opened into a folder named as the archive; the same caps as a folder's files."""
-    total = 0
     for name, path in files:
         archive = name.lower().endswith(".zip")
         limit = MAX_INNER_ZIP_BYTES if archive else MAX_FILE_BYTES
@@ -378,39 +384,43 @@ def _copy_loose(files: tuple[tuple[str, str], ...], result: Unpacked) -> None:
             continue
         if archive and len(data) <= limit:
             _inner_zip(result, name, data, 1)
-        elif len(data) > limit or total + len(data) > MAX_TOTAL_BYTES or len(result.files) >= MAX_FILES:
+        elif len(data) > limit or result.written + len(data) > MAX_TOTAL_BYTES or len(result.files) >= MAX_FILES:
             result.skipped.append(Message("grade.skipped.large", name=shown(name)))
         else:
-            total += len(data)
             _write(result, name, data)
 
 
 def _inner_zip(result: Unpacked, relative: str, data: bytes, level: int) -> None:
     """Open the archive ``data`` found at ``relative`` (in a folder, among loose files or inside another archive,
-    ``level`` archives deep) into the folder ``relative`` of the work folder, under :func:`_unzip`'s checks; one
-    that is too deep or cannot be read is named in ``result.skipped`` with why, and nothing of it is graded."""
+    ``level`` archives deep) into the folder ``relative`` of the work folder, under :func:`_unzip`'s checks and the
+    entry's caps (shared with everything else it holds); one that is too deep, one too many, or cannot be read is
+    named in ``result.skipped`` with why, and nothing of it is graded."""
     import io
 
     if level > MAX_NESTING:
         result.skipped.append(Message("grade.skipped.nested", name=shown(relative), depth=MAX_NESTING))
         return
-    inner = Unpacked(result.root)
+    if result.archives >= MAX_ARCHIVES:
+        result.skipped.append(Message("grade.skipped.archives", name=shown(relative), limit=MAX_ARCHIVES))
+        return
+    result.archives += 1
+    files, skipped, written, before = len(result.files), len(result.skipped), result.written, result.unreadable
     try:
         handle = io.BytesIO(data)
-        inner.unreadable = _directory_problem(handle)
-        if inner.unreadable is None:
+        result.unreadable = _directory_problem(handle)
+        if result.unreadable is None:
             with zipfile.ZipFile(handle) as archive:
-                _extract(archive, inner, prefix=f"{relative}/", level=level)
+                _extract(archive, result, prefix=f"{relative}/", level=level)
     except Exception as error:  # noqa: BLE001 - zipfile raises anything on hostile bytes
-        inner.unreadable = Message("grade.unreadable_zip", reason=_zip_problem(error))
-    if inner.unreadable is not None:
-        for name in inner.files:
+        result.unreadable = Message("grade.unreadable_zip", reason=_zip_problem(error))
+    problem, result.unreadable = result.unreadable, before
+    if problem is not None:  # nothing of it is graded: what it wrote is removed
+        for name in result.files[files:]:
             with contextlib.suppress(OSError):
                 (result.root / name).unlink()
-        result.skipped.append(Message("grade.skipped.archive", name=shown(relative), reason=inner.unreadable))
-        return
-    result.files.extend(inner.files)
-    result.skipped.extend(inner.skipped)
+        del result.files[files:], result.skipped[skipped:]
+        result.written = written
+        result.skipped.append(Message("grade.skipped.archive", name=shown(relative), reason=problem))
 
 
 def _unzip(path: Path, result: Unpacked) -> None:
@@ -474,7 +484,6 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked, prefix: str = "", level
     if len(entries) > MAX_ENTRIES:  # pragma: no cover - the end record declared fewer
         result.unreadable = Message("grade.zip_entries", count=len(entries), limit=MAX_ENTRIES)
         return
-    total = 0
     for info in entries:
         name = info.filename
         inner = name.lower().endswith(".zip")
@@ -497,7 +506,7 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked, prefix: str = "", level
         if safe in result.files:
             result.skipped.append(Message("grade.skipped.duplicate", name=shown(name)))
             continue
-        if info.file_size > MAX_FILE_BYTES or total + info.file_size > MAX_TOTAL_BYTES \
+        if info.file_size > MAX_FILE_BYTES or result.written + info.file_size > MAX_TOTAL_BYTES \
                 or len(result.files) >= MAX_FILES:
             result.skipped.append(Message("grade.skipped.large", name=shown(name)))
             continue
@@ -509,7 +518,6 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked, prefix: str = "", level
         if len(data) > MAX_FILE_BYTES:  # pragma: no cover - a header that lies about the size
             result.skipped.append(Message("grade.skipped.large", name=shown(name)))
             continue
-        total += len(data)
         _write(result, safe, data)
 
 
@@ -522,6 +530,10 @@ def _extract_inner(archive: zipfile.ZipFile, info: zipfile.ZipInfo, result: Unpa
         return
     with archive.open(info) as entry:
         data = entry.read(MAX_INNER_ZIP_BYTES + 1)
+    if len(data) > MAX_INNER_ZIP_BYTES:  # pragma: no cover - a header that lies about the size
+        reason = Message("grade.zip_large", size=len(data) // 1_000_000, limit=MAX_INNER_ZIP_BYTES // 1_000_000)
+        result.skipped.append(Message("grade.skipped.archive", name=shown(safe), reason=reason))
+        return
     _inner_zip(result, safe, data, level + 1)
 
 
@@ -546,6 +558,7 @@ def _write(result: Unpacked, relative: str, data: bytes) -> None:
         result.skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error)))
         return
     result.files.append(relative)
+    result.written += len(data)
 
 
 def near_names(files: list[str], names: list[str]) -> dict[str, str]:

@@ -352,3 +352,22 @@ def test_the_terminal_names_the_surprising_files_left_out_first(tmp_path):
     assert lines[6] == "  - 6 more files left out: see the report"
     ko = intake_summary(read_download(tmp_path), "ko", "out/intake.md")
     assert ko.startswith("제출물 접수: Blackboard의 과제 내려받기, 파일 24개, 학생 5명, 채점에서 뺀 파일 11개.")
+
+
+def test_archives_inside_an_entry_share_its_caps(tmp_path, monkeypatch):
+    from grader import submissions
+    from grader.submissions import MAX_ARCHIVES, Submission, unpack
+
+    many = zipped({f"z{k:02}.zip": zipped({"minimax.py": b"x = 1\n"}) for k in range(MAX_ARCHIVES + 5)})
+    write(tmp_path / "s1", {"many.zip": many})
+    result = unpack(Submission("s1", tmp_path / "s1"), tmp_path / "work")
+    # many.zip itself is the first archive opened: MAX_ARCHIVES - 1 of the inner ones, the rest named
+    assert len(result.files) == MAX_ARCHIVES - 1
+    said = [m.render("en") for m in result.skipped]
+    assert len(said) == 6 and all(f"at most {MAX_ARCHIVES} archives are opened" in s for s in said)
+    monkeypatch.setattr(submissions, "MAX_TOTAL_BYTES", 25)  # two files of 12 bytes fit, a third does not
+    write(tmp_path / "s2", {"a.zip": zipped({"a.py": b"x = 1234567\n"}), "b.py": b"y = 1234567\n",
+                            "c.zip": zipped({"c.py": b"z = 1234567\n"})})
+    result = unpack(Submission("s2", tmp_path / "s2"), tmp_path / "work2")
+    assert result.files == ["a.zip/a.py", "b.py"] and result.written == 24
+    assert [m.key for m in result.skipped] == ["grade.skipped.large"]
