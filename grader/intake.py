@@ -104,7 +104,11 @@ def read_download(folder: str | Path) -> Intake:
     exports = [p for p in top if GRADESCOPE_EXPORT.fullmatch(p.name) and _is_dir(p)]
     if len(exports) > 1:
         raise SubmissionsError("intake.several_exports", path=folder, names=", ".join(p.name for p in exports))
-    if exports and not (folder / GRADESCOPE_METADATA).exists():  # the export's top folder: its class is inside
+    others = [p for p in top if p not in exports and (_is_dir(p) or p.name.lower().endswith(".zip"))]
+    if exports and others and not (folder / GRADESCOPE_METADATA).exists():  # a class beside it: which to grade?
+        raise SubmissionsError("intake.export_beside", path=folder, export=exports[0].name,
+                               others=", ".join(shown(p.name) for p in others[:3]) + (", …" if len(others) > 3 else ""))
+    if exports and not (folder / GRADESCOPE_METADATA).exists():  # the export's top folder
         notes.append(Message("intake.note.descended", folder=exports[0].name))
         outside = [p for p in top if p != exports[0]]
         folder, top = exports[0], _listing(exports[0])
@@ -220,20 +224,23 @@ def _plain(intake: Intake, top: list[Path]) -> None:
 
 
 def _looks_like_a_class(folder: Path, deepest: int = 4, most: int = 20_000) -> int:
-    """How many folders under ``folder`` hold a file of the same name (``minimax.py`` in ``submission_1/``,
-    ``submission_2/``, ...) when three or more do, or an LMS's export (Gradescope's metadata) is inside: a class's
-    submissions, not one student's; 0 otherwise. Looks ``deepest`` folders down, at ``most`` entries."""
-    holders: dict[str, set[str]] = defaultdict(set)
-    seen = 0
+    """How many sibling folders under ``folder`` hold a file of the same name that ``folder`` itself does not
+    (``minimax.py`` in ``submission_1/``, ``submission_2/``, ...) when three or more do, or whether an LMS's export
+    (Gradescope's metadata) is inside: a class's submissions, not one student's; 0 otherwise. Looks ``deepest``
+    folders down, at ``most`` entries."""
+    holders: dict[tuple[str, str], set[str]] = defaultdict(set)  # (parent folder, file name) -> its folders
+    seen, own = 0, set()
     for top, dirs, files in os.walk(folder):
         depth = Path(top).relative_to(folder).as_posix().count("/") + (top != str(folder))
         dirs[:] = [d for d in dirs if not d.startswith(".") and depth < deepest]
         seen += len(dirs) + len(files)
         if GRADESCOPE_METADATA in files or any(GRADESCOPE_EXPORT.fullmatch(d) for d in dirs):
             return max(2, len(dirs))
+        if top == str(folder):
+            own = set(files)  # (a student's own file at the top, and drafts of it in folders: one student)
         for name in files:
-            if name.endswith(".py") or name.lower().endswith(".zip"):
-                holders[name].add(top)
+            if (name.endswith(".py") or name.lower().endswith(".zip")) and name not in own:
+                holders[(str(Path(top).parent), name)].add(top)
         if seen > most:
             break
     widest = max((len(places) for places in holders.values()), default=0)

@@ -289,6 +289,29 @@ def test_a_class_that_looks_like_one_student_is_refused(abkit, tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_one_student_with_drafts_in_folders_is_still_one_student(tmp_path):
+    from grader.intake import read_download
+
+    write(tmp_path / "class" / "alice", {"alphabeta.py": b"", "v1/alphabeta.py": b"", "v2/alphabeta.py": b"",
+                                         "v3/alphabeta.py": b""})
+    write(tmp_path / "class2" / "bob", {"a/alphabeta.py": b"", "b/minimax.py": b"", "c/ordering.py": b""})
+    assert [e.student for e in read_download(tmp_path / "class").entries] == ["alice"]
+    assert [e.student for e in read_download(tmp_path / "class2").entries] == ["bob"]
+
+
+def test_an_export_beside_student_folders_is_refused(tmp_path):
+    from grader.intake import read_download
+    from grader.submissions import SubmissionsError
+
+    write(tmp_path / "assignment_7_export" / "submission_1", GOOD)
+    write(tmp_path / "carol", GOOD)
+    with pytest.raises(SubmissionsError) as error:
+        read_download(tmp_path)
+    assert error.value.message.render("en").endswith(
+        "holds Gradescope's export assignment_7_export beside other entries (carol): grade the export's folder on its "
+        "own, and the others apart from it.")
+
+
 def test_an_export_without_metadata_is_graded_per_submission_never_as_one_student(tmp_path):
     from grader.intake import read_download
 
