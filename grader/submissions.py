@@ -1,7 +1,8 @@
 """A class's submissions as the LMS hands them over (contract §4): one folder or ``.zip`` per student.
 
-:func:`find_submissions` lists the students; :func:`unpack` copies one student's
-Python files (and only those) into a fresh working folder, skipping archive
+:func:`find_submissions` lists the students (an LMS's own layouts: :mod:`grader.intake`); :func:`unpack` copies
+one student's Python files (and only those) into a fresh working folder, opening the archives among them (a zip in
+the folder, a zip in a zip: :data:`MAX_NESTING` deep, the caps shared by the whole entry), skipping archive
 entries that would land outside it, and :func:`pick_files` finds each exercise
 file by name at any depth: the shallowest wins, then the first in sorted order.
 Nothing that is not a regular file or a folder (a link, a FIFO, a device, a
