@@ -394,3 +394,22 @@ def test_archives_inside_an_entry_share_its_caps(tmp_path, monkeypatch):
     result = unpack(Submission("s2", tmp_path / "s2"), tmp_path / "work2")
     assert result.files == ["a.zip/a.py", "b.py"] and result.written == 24
     assert [m.key for m in result.skipped] == ["grade.skipped.large"]
+
+
+def test_a_roster_maps_plain_entries_by_their_names(tmp_path):
+    from grader.intake import read_download, with_roster
+    from grader.roster import load_roster
+
+    write(tmp_path / "class" / "alice", {"minimax.py": b""})
+    write(tmp_path / "class", {"bob.zip": zipped({"minimax.py": b""})})
+    (tmp_path / "roster.csv").write_text("Name,lms_id,student_id,Section\nAlice Kim,alice,2024001,A\n",
+                                         encoding="utf-8")
+    roster = load_roster(tmp_path / "roster.csv")
+    assert dict(roster) == {"alice": ("2024001", "Alice Kim")}  # headers in any case and order; Section ignored
+    intake = read_download(tmp_path / "class")
+    with_roster(intake, roster)
+    alice, bob = intake.entries
+    assert (alice.student, alice.aliases, alice.verify, alice.path.name) == ("2024001", ("alice",), True, "alice")
+    assert bob.student == "bob" and intake.who["2024001"] == ("alice", "Alice Kim")
+    assert [m.render("en") for m in intake.notes] == ["bob is not in the roster: graded under the LMS's id."]
+    assert {line.path: line.student for line in intake.files} == {"alice/minimax.py": "2024001", "bob.zip": "bob"}
