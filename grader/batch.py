@@ -43,7 +43,7 @@ from abkit.i18n import t
 
 from grader.grades import StudentGrade
 from grader.grading import Grader
-from grader.reports import STUDENTS_FOLDER, number, read_results, results_json, visible, write_class, write_student
+from grader.reports import STUDENTS_FOLDER, number, other_folders, read_results, results_json, visible, write_class, write_student
 from grader.rubric import Rubric, default_rubric
 from grader.running import weakest
 from grader.safetext import terminal
@@ -188,7 +188,7 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     if result.failed:
         result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed)
     folders = result.out / STUDENTS_FOLDER
-    gone = sorted(p.name for p in folders.iterdir() if p.is_dir() and p.name not in rows) if folders.is_dir() else []
+    gone = sorted(other_folders([p.name for p in folders.iterdir() if p.is_dir()], list(rows))) if folders.is_dir() else []
     write_class(result.out, held, rubric, lang, result.regrade, result.duplicates, gone)
     result.graded.sort()
     return result

@@ -13,10 +13,12 @@ need, so both can be rebuilt from the folder alone (resume, ``--student``).
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
 import os
+import re
 import statistics
 import threading
 from collections import Counter
@@ -25,7 +27,7 @@ from xml.sax.saxutils import escape
 
 from abkit import textree
 from abkit.feedback import render_result
-from abkit.i18n import t
+from abkit.i18n import DEFAULT_LANG, catalogue, t
 from abkit.textree import UNICODE
 
 from grader.grades import ExerciseGrade, StudentGrade
@@ -35,6 +37,7 @@ from grader.mistakes import BY_ID
 from grader.rubric import Rubric
 from grader.running import AHEAD
 from grader.safetext import csv_cell, markdown, terminal
+from grader.submissions import NAME_BYTES
 
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn
@@ -99,7 +102,7 @@ def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
         "extra_data": {
             "student": grade.student, "status": grade.status, "max_score": number(grade.max_score),
             "seed": grade.seed, "rule": rubric.rule, "lang": lang, "fingerprint": grade.fingerprint,
-            "grader_error": grade.grader_error, "handin": grade.handin,
+            "grader_error": grade.grader_error, "handin": grade.handin, "files": grade.files,
             "exercises": {name: {"score": number(e.score), "max_score": number(e.max_score), "status": e.status,
                                  "mistakes": e.mistakes, "first_kinds": dict(e.first_kinds())}
                           for name, e in grade.exercises.items()},
@@ -231,9 +234,39 @@ def _demote(markdown: str) -> str:
 
 
 def student_folder(out: Path, student: str) -> Path:
-    """Where a student's files go: ``out/students/<student>/``, a folder of their own that no student id can
-    make collide with the class files (``grades.csv``, ``summary.md``, ``histogram.svg``) beside it."""
-    return out / STUDENTS_FOLDER / student
+    """Where a student's files go: ``out/students/<folder_name(student)>/``, a folder of their own that no student id
+    can make collide with the class files (``grades.csv``, ``summary.md``, ``histogram.svg``) beside it, nor with
+    another student's on a disk that ignores letter case (:func:`folder_name`)."""
+    return out / STUDENTS_FOLDER / folder_name(student)
+
+
+#: the mark of a folder name that carries a digest of its id: ``~`` and 8 hex digits
+FOLDED = re.compile(r"~[0-9a-f]{8}\Z")
+
+
+def folder_name(student: str) -> str:
+    """The name of ``student``'s folder, distinct from every other id's folder even where the disk ignores letter
+    case (macOS's and Windows' default): an id written in folded case (``kim``, ``20231234``, ``김민준``) is its own
+    folder name; any other (``Kim``, ``straße``), or one that looks like a name this makes (``kim~0a1b2c3d``), gets
+    ``~`` and 8 hex digits of its id's digest, so ``Kim`` and ``kim`` keep apart. The name depends on the id alone:
+    a rerun finds the saved results. (The id itself, in ``results.json``, the gradebook and the summary, is kept.)
+
+    >>> folder_name("kim"), folder_name("Kim"), folder_name("KIM")
+    ('kim', 'Kim~d25949ef', 'KIM~db8d6f07')
+    """
+    if student == student.casefold() == student.upper().casefold() and not FOLDED.search(student):
+        return student
+    digest = "~" + hashlib.sha256(student.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    name = student
+    while len((name + digest).encode("utf-8", "surrogateescape")) > NAME_BYTES:  # a folder name's length
+        name = name[:-1]
+    return name + digest
+
+
+def other_folders(folders: list[str], students: list[str]) -> list[str]:
+    """The names among ``folders`` that are the folder of none of ``students`` (:func:`folder_name`)."""
+    theirs = {folder_name(s) for s in students}
+    return [f for f in folders if f not in theirs]
 
 
 def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
@@ -325,10 +358,13 @@ def common_issues(rows: list[dict]) -> list[tuple[str, int]]:
 
 
 def issue_text(issue: str, lang: str) -> str:
+    """An entry of :func:`common_issues` in words: the mistake's name, or the status's or finding kind's phrase; a
+    kind no phrase is written for (a finding added later) reads as a failed test, never as its message key."""
     kind, _, name = issue.partition(":")
     if kind == "mistake":
         return t(f"mistake.{name}.name", lang)
-    return t(f"grade.issue.{kind}.{name}", lang)
+    key = f"grade.issue.{kind}.{name}"
+    return t(key if key in catalogue(DEFAULT_LANG) else "grade.issue.kind.other", lang)
 
 
 def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str = "histogram.svg",

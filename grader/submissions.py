@@ -1,9 +1,10 @@
 """A class's submissions as the LMS hands them over (contract §4): one folder or ``.zip`` per student.
 
 :func:`find_submissions` lists the students; :func:`unpack` copies one student's
-Python files (and only those) into a fresh working folder, skipping archive
+Python files and Jupyter notebooks (and only those) into a fresh working folder, skipping archive
 entries that would land outside it, and :func:`pick_files` finds each exercise
-file by name at any depth: the shallowest wins, then the first in sorted order.
+file by name at any depth: the shallowest wins, then the first in sorted order
+(:mod:`grader.picking` adds notebooks and near names).
 Nothing that is not a regular file or a folder (a link, a FIFO, a device, a
 socket) is ever opened, and nothing an archive's bytes make zipfile raise
 escapes: the student is ``invalid`` or the entry skipped, with the reason.
@@ -26,6 +27,9 @@ from typing import Iterator
 from abkit.i18n import Message, os_problem
 
 MAX_FILE_BYTES = 1_000_000      # one Python file
+MAX_NOTEBOOK_BYTES = 10_000_000  # one Jupyter notebook (its outputs, plots included, are read and left out)
+#: the files of a submission that are read: Python files and Jupyter notebooks (grader.picking reads their code)
+READ_SUFFIXES = (".py", ".ipynb")
 MAX_TOTAL_BYTES = 20_000_000    # all of one student's Python files
 #: what breaks a line in text (str.splitlines): kept out of student ids
 LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -75,13 +79,14 @@ class Submission:
 class Unpacked:
     """A student's Python files copied into ``root``.
 
-    files: relative paths (POSIX) of the files copied; skipped: archive entries or
-    files left out, each with a :class:`Message` saying why; unreadable: the
-    entry could not be read at all (a broken archive, a link, a FIFO), with the reason.
+    files: relative paths (POSIX) of the Python files copied; notebooks: of the Jupyter notebooks copied (``.ipynb``,
+    read by :mod:`grader.picking`); skipped: archive entries or files left out, each with a :class:`Message` saying
+    why; unreadable: the entry could not be read at all (a broken archive, a link, a FIFO), with the reason.
     """
 
     root: Path
     files: list[str] = field(default_factory=list)
+    notebooks: list[str] = field(default_factory=list)
     skipped: list[Message] = field(default_factory=list)
     unreadable: Message | None = None
 
@@ -197,8 +202,9 @@ def fingerprint(submission: Submission) -> str:
 
 
 def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, bytes | Message]]:
-    """The Python files under ``folder`` in a stable order, as (relative path, their bytes or why they are left
-    out); links to folders and folders that cannot be listed go to ``skipped``. The caps on size and count apply."""
+    """The Python files and notebooks under ``folder`` in a stable order, as (relative path, their bytes or why they
+    are left out); links to folders and folders that cannot be listed go to ``skipped``. The caps on size and count
+    apply."""
     total = count = 0
     for relative, path in _python_files(folder, skipped):
         try:
@@ -210,15 +216,15 @@ def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, b
             yield relative, Message("grade.skipped.link", name=shown(relative))
         elif not stat.S_ISREG(info.st_mode):
             yield relative, Message("grade.skipped.special", name=shown(relative))
-        elif info.st_size > MAX_FILE_BYTES or total + info.st_size > MAX_TOTAL_BYTES or count >= MAX_FILES:
+        elif info.st_size > size_cap(relative) or total + info.st_size > MAX_TOTAL_BYTES or count >= MAX_FILES:
             yield relative, Message("grade.skipped.large", name=shown(relative))
         else:
             try:
-                data = read_regular(path, MAX_FILE_BYTES + 1)
+                data = read_regular(path, size_cap(relative) + 1)
             except OSError as error:
                 yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error))
                 continue
-            if len(data) > MAX_FILE_BYTES:  # pragma: no cover - grew after the check
+            if len(data) > size_cap(relative):  # pragma: no cover - grew after the check
                 yield relative, Message("grade.skipped.large", name=shown(relative))
                 continue
             total += len(data)
@@ -259,9 +265,15 @@ def remove_tree(path: Path) -> None:
         stack.pop()
 
 
+def size_cap(name: str) -> int:
+    """The most bytes the file ``name`` may have: a notebook's cap (its outputs are in it) or a Python file's."""
+    return MAX_NOTEBOOK_BYTES if name.endswith(".ipynb") else MAX_FILE_BYTES
+
+
 def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]]:
-    """(relative POSIX path, path) of every ``.py`` entry under ``folder``, sorted; never follows a link. Links
-    to folders and folders that cannot be listed (over-long paths, no permission) are added to ``skipped``."""
+    """(relative POSIX path, path) of every ``.py`` and ``.ipynb`` entry under ``folder``, sorted; never follows a
+    link. Links to folders and folders that cannot be listed (over-long paths, no permission) are added to
+    ``skipped``."""
     found = []
 
     def unlistable(error: OSError) -> None:
@@ -288,7 +300,7 @@ def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]
                 kept.append(d)
         dirs[:] = kept
         found.extend(((here / f).relative_to(folder).as_posix(), here / f)
-                     for f in sorted(files) if f.endswith(".py") and not f.startswith("."))
+                     for f in sorted(files) if f.endswith(READ_SUFFIXES) and not f.startswith("."))
     return found
 
 
@@ -309,8 +321,8 @@ def shown(name: str) -> str:
 
 
 def unpack(submission: Submission, root: Path) -> Unpacked:
-    """Copy the entry's Python files into the empty folder ``root``; the rest of the entry is ignored. An entry
-    with a ``problem`` is not opened: it is ``unreadable`` for that reason."""
+    """Copy the entry's Python files and notebooks into the empty folder ``root``; the rest of the entry is ignored.
+    An entry with a ``problem`` is not opened: it is ``unreadable`` for that reason."""
     root.mkdir(parents=True, exist_ok=True)
     result = Unpacked(root)
     if submission.problem is not None:
@@ -349,10 +361,11 @@ def _unzip(path: Path, result: Unpacked) -> None:
     except Exception as error:  # noqa: BLE001 - zipfile raises anything on hostile bytes (struct.error, zlib.error...)
         result.unreadable = Message("grade.unreadable_zip", reason=_zip_problem(error))  # never the instructor's paths
     if result.unreadable is not None:
-        for name in result.files:  # nothing of a broken archive is graded
+        for name in result.files + result.notebooks:  # nothing of a broken archive is graded
             with contextlib.suppress(OSError):
                 (result.root / name).unlink()
         result.files.clear()
+        result.notebooks.clear()
 
 
 def _zip_problem(error: BaseException) -> Message:
@@ -393,7 +406,7 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked) -> None:
     total = 0
     for info in entries:
         name = info.filename
-        if info.is_dir() or not name.endswith(".py") or "__MACOSX" in name:
+        if info.is_dir() or not name.endswith(READ_SUFFIXES) or "__MACOSX" in name:
             continue
         if info.flag_bits & 0x1:
             result.unreadable = Message("grade.zip_encrypted", name=shown(name))
@@ -405,19 +418,19 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked) -> None:
         if safe.count("/") > MAX_DEPTH:  # in a folder deeper than a folder's may be: skipped, never made
             result.skipped.append(Message("grade.skipped.deep", name=shown(safe.rsplit("/", 1)[0]), depth=MAX_DEPTH))
             continue
-        if safe in result.files:
+        if safe in result.files or safe in result.notebooks:
             result.skipped.append(Message("grade.skipped.duplicate", name=shown(name)))
             continue
-        if info.file_size > MAX_FILE_BYTES or total + info.file_size > MAX_TOTAL_BYTES \
-                or len(result.files) >= MAX_FILES:
+        if info.file_size > size_cap(safe) or total + info.file_size > MAX_TOTAL_BYTES \
+                or len(result.files) + len(result.notebooks) >= MAX_FILES:
             result.skipped.append(Message("grade.skipped.large", name=shown(name)))
             continue
         if info.file_size > MAX_RATIO * max(info.compress_size, 1) and info.file_size > 64 * 1024:
             result.skipped.append(Message("grade.skipped.ratio", name=shown(name), ratio=MAX_RATIO))
             continue
         with archive.open(info) as entry:
-            data = entry.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:  # pragma: no cover - a header that lies about the size
+            data = entry.read(size_cap(safe) + 1)
+        if len(data) > size_cap(safe):  # pragma: no cover - a header that lies about the size
             result.skipped.append(Message("grade.skipped.large", name=shown(name)))
             continue
         total += len(data)
@@ -444,7 +457,7 @@ def _write(result: Unpacked, relative: str, data: bytes) -> None:
     except OSError as error:
         result.skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error)))
         return
-    result.files.append(relative)
+    (result.notebooks if relative.endswith(".ipynb") else result.files).append(relative)
 
 
 def near_names(files: list[str], names: list[str]) -> dict[str, str]:
