@@ -397,3 +397,18 @@ def test_of_two_entries_one_in_another_unicode_form_the_one_named_as_the_id_is_g
     for named in (composed, composed + ".zip", composed + ".ZIP"):
         unique, duplicates = _unique([Submission(composed, Path(decomposed)), Submission(composed, Path(named))])
         assert unique[composed].path.name == named and duplicates == [decomposed]
+
+
+def test_no_summary_or_feedback_of_the_example_class_shows_a_message_key(graded):
+    """A message key (``grade.issue.kind.nodes``) where its phrase belongs: the catalogue's keys, found as words."""
+    import re
+
+    from abkit.i18n import catalogue
+
+    _, out = graded
+    keys = catalogue("en")
+    texts = [out / "summary.md", *sorted((out / "students").glob("*/feedback.md"))]
+    assert len(texts) == len(EXPECTED) + 1
+    for path in texts:
+        words = set(re.findall(r"[a-z_]+(?:\.[a-z_0-9]+)+", path.read_text(encoding="utf-8")))
+        assert not words & set(keys), (path, sorted(words & set(keys)))
