@@ -26,9 +26,10 @@ from abkit.i18n import Message
 from grader.submissions import MAX_FILE_BYTES, shown
 
 NOTEBOOK = ".ipynb"
-#: a line IPython reads and Python does not: a magic (``%matplotlib``, ``%%time``), a shell escape (``!pip``),
-#: or one assigned from either (``files = !ls``)
-MAGIC = re.compile(r"\s*(%%?[A-Za-z]|!|[\w.,\s]+=\s*(!|%[A-Za-z]))")
+#: the start of a line IPython reads and Python does not: a magic (``%matplotlib``, ``%%time``), a shell escape (``!pip``)
+MAGIC = re.compile(r"%%?[A-Za-z]|!")
+#: the names a line assigns to, as in ``files = !ls``
+TARGETS = re.compile(r"[\w.,\s]+")
 #: cell magics under which the cell's body is still Python (only the magic's own line is commented out)
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 #: a copy's mark at the end of a file's stem: `` (1)``, ``-2``, ``_3``, `` copy``, `` - Copy``, ``복사본``
@@ -205,9 +206,25 @@ def _python_lines(source: str) -> tuple[list[str], int]:
         return [f"# {line}" for line in lines], len(lines)  # %%bash, %%writefile...: not Python at all
     out, commented = [], 0
     for line in lines:
-        if MAGIC.match(line):
+        if is_magic(line):
             out.append(f"# {line}")
             commented += 1
         else:
             out.append(line)
     return out, commented
+
+
+def is_magic(line: str) -> bool:
+    """Whether IPython reads ``line`` and Python does not: it starts with a magic or a shell escape, or assigns
+    one (``files = !ls``, ``t = %timeit -o f()``). Linear in the line's length (a student's line may be long).
+
+    >>> [is_magic(x) for x in ("%matplotlib inline", "  !ls", "files = !ls", "x = 7 % 3", "x != 3", "x == 1")]
+    [True, True, True, False, False, False]
+    """
+    stripped = line.lstrip()
+    if MAGIC.match(stripped):
+        return True
+    targets, equals, value = line.partition("=")
+    value = value.lstrip()
+    return bool(equals) and TARGETS.fullmatch(targets) is not None and targets.strip() != "" \
+        and MAGIC.match(value) is not None
