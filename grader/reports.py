@@ -103,6 +103,7 @@ def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
             "student": grade.student, "status": grade.status, "max_score": number(grade.max_score),
             "seed": grade.seed, "rule": rubric.rule, "lang": lang, "fingerprint": grade.fingerprint,
             "grader_error": grade.grader_error, "handin": grade.handin, "files": grade.files,
+            "folder": grade.folder or grade.student,
             "exercises": {name: {"score": number(e.score), "max_score": number(e.max_score), "status": e.status,
                                  "mistakes": e.mistakes, "first_kinds": dict(e.first_kinds())}
                           for name, e in grade.exercises.items()},
@@ -233,46 +234,53 @@ def _demote(markdown: str) -> str:
     return markdown.replace("### ", "#### ", 1) if markdown.startswith("### ") else markdown
 
 
-def student_folder(out: Path, student: str) -> Path:
-    """Where a student's files go: ``out/students/<folder_name(student)>/``, a folder of their own that no student id
-    can make collide with the class files (``grades.csv``, ``summary.md``, ``histogram.svg``) beside it, nor with
-    another student's on a disk that ignores letter case (:func:`folder_name`)."""
-    return out / STUDENTS_FOLDER / folder_name(student)
+def student_folder(out: Path, student: str, folder: str = "") -> Path:
+    """Where a student's files go: ``out/students/<folder or student>/``, a folder of their own that no student id
+    can make collide with the class files (``grades.csv``, ``summary.md``, ``histogram.svg``) beside it; ``folder``:
+    the name :func:`folder_names` gives the id in its class, if any."""
+    return out / STUDENTS_FOLDER / (folder or student)
 
 
 #: the mark of a folder name that carries a digest of its id: ``~`` and 8 hex digits
-FOLDED = re.compile(r"~[0-9a-f]{8}\Z")
+APART = re.compile(r"~[0-9a-f]{8}\Z")
 
 
-def folder_name(student: str) -> str:
-    """The name of ``student``'s folder, distinct from every other id's folder even where the disk ignores letter
-    case (macOS's and Windows' default): an id written in folded case (``kim``, ``20231234``, ``김민준``) is its own
-    folder name; any other (``Kim``, ``straße``), or one that looks like a name this makes (``kim~0a1b2c3d``), gets
-    ``~`` and 8 hex digits of its id's digest, so ``Kim`` and ``kim`` keep apart. The name depends on the id alone:
-    a rerun finds the saved results. (The id itself, in ``results.json``, the gradebook and the summary, is kept.)
+def folded(student: str) -> str:
+    """``student`` as a disk that ignores letter case compares it (``Kim``, ``KIM`` and ``kim`` are one name there;
+    so are ``straße`` and ``STRASSE``, ``ı`` and ``i``)."""
+    return student.upper().casefold()
 
-    >>> folder_name("kim"), folder_name("Kim"), folder_name("KIM")
-    ('kim', 'Kim~d25949ef', 'KIM~db8d6f07')
+
+def folder_names(students: list[str]) -> dict[str, str]:
+    """The ids of a class whose folder is not named as the id itself, and its name: each id that another differs
+    from only in letter case (``Kim`` beside ``kim``), unless it is written in folded case (``kim`` keeps its name),
+    and any id that looks like such a name (``kim~0a1b2c3d``), get ``~`` and 8 hex digits of their id's digest
+    (:func:`apart_name`). Every folder of the class then differs from the others even on a disk that ignores letter
+    case (macOS's, Windows'), and the names depend on the class alone: a rerun finds the saved results.
+
+    >>> folder_names(["Kim", "kim", "lee", "Park", "KIM"])
+    {'Kim': 'Kim~d25949ef', 'KIM': 'KIM~db8d6f07'}
     """
-    if student == student.casefold() == student.upper().casefold() and not FOLDED.search(student):
-        return student
+    groups: dict[str, list[str]] = {}
+    for student in students:
+        groups.setdefault(folded(student), []).append(student)
+    return {student: apart_name(student) for student in students
+            if APART.search(student) or len(groups[folded(student)]) > 1 and student != folded(student)}
+
+
+def apart_name(student: str) -> str:
+    """``student``, then ``~`` and 8 hex digits of its digest, cut to the length of a folder's name."""
     digest = "~" + hashlib.sha256(student.encode("utf-8", "surrogateescape")).hexdigest()[:8]
     name = student
-    while len((name + digest).encode("utf-8", "surrogateescape")) > NAME_BYTES:  # a folder name's length
+    while len((name + digest).encode("utf-8", "surrogateescape")) > NAME_BYTES:
         name = name[:-1]
     return name + digest
-
-
-def other_folders(folders: list[str], students: list[str]) -> list[str]:
-    """The names among ``folders`` that are the folder of none of ``students`` (:func:`folder_name`)."""
-    theirs = {folder_name(s) for s in students}
-    return [f for f in folders if f not in theirs]
 
 
 def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
     """Write ``out/students/<student>/feedback.md`` (its HTML escaped: :func:`~grader.safetext.markdown`) then
     ``results.json``; returns the results."""
-    folder = student_folder(out, grade.student)
+    folder = student_folder(out, grade.student, grade.folder)
     results = results_json(grade, rubric, lang)
     shown = step_pages(grade, rubric)
     pages = {}
@@ -305,13 +313,17 @@ def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
     return chosen
 
 
-def read_results(out: Path, student: str) -> dict | None:
-    """The saved results of ``student``, or ``None`` when there are none (or they cannot be read)."""
+def read_results(out: Path, student: str, folder: str = "") -> dict | None:
+    """The saved results of ``student`` (in ``folder``, if :func:`folder_names` names it otherwise), or ``None`` when
+    there are none, they cannot be read, or they are another student's (``Kim``'s, found under ``kim``'s name on a
+    disk that ignores letter case)."""
     try:
-        data = json.loads((student_folder(out, student) / "results.json").read_text(encoding="utf-8"))
+        data = json.loads((student_folder(out, student, folder) / "results.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("extra_data"), dict) else None
+    if not isinstance(data, dict) or not isinstance(data.get("extra_data"), dict):
+        return None
+    return data if data["extra_data"].get("student") == student else None
 
 
 # -- the class -------------------------------------------------------------------

@@ -63,12 +63,14 @@ class Submission:
     """One student's entry: ``path`` is a folder or a ``.zip``; ``student`` its name without ``.zip``.
 
     problem: why the entry is not opened at all (a link, a FIFO, a device, a socket): the student gets an
-    ``invalid`` row saying so.
+    ``invalid`` row saying so. folder: the name of the student's feedback folder when it is not the id (the batch
+    sets it: :func:`grader.reports.folder_names`).
     """
 
     student: str
     path: Path
     problem: Message | None = field(default=None, compare=False)
+    folder: str = field(default="", compare=False)
 
     @property
     def is_zip(self) -> bool:

@@ -283,12 +283,8 @@ def test_a_student_id_is_one_line_without_a_markdown_image(abkit, tmp_path):
     assert run.status == 0 and "\n[4∕4] eve" not in run.out and "\n## Grader faults" not in run.out
     summary = (tmp_path / "out" / "summary.md").read_text(encoding="utf-8")
     assert "\n## Grader faults" not in summary and "![x]" not in summary
-    shown = "mallory\\x0a[4∕4] eve: ok, 49∕49\\x0a\\x0a## Grader faults\\x0a! [x](https:∕∕evil.example∕t)"
-    # (capitals in the id: its folder carries a digest of it, apart from any id differing only in letter case)
-    import hashlib
-
     assert [p.name for p in (tmp_path / "out" / "students").iterdir()] == \
-        [f"{shown}~{hashlib.sha256(shown.encode()).hexdigest()[:8]}"]
+        ["mallory\\x0a[4∕4] eve: ok, 49∕49\\x0a\\x0a## Grader faults\\x0a! [x](https:∕∕evil.example∕t)"]
 
 
 def test_files_under_near_names_are_graded_with_a_note_and_prefixed_ones_pointed_out(abkit, tmp_path):

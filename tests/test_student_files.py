@@ -22,7 +22,7 @@ from grader import picking
 from grader.batch import grade_batch
 from grader.grading import Grader
 from grader.picking import NotebookError, near_stem, notebook_code, pick
-from grader.reports import folder_name, issue_text, results_json
+from grader.reports import folder_names, issue_text, read_results, results_json
 from grader.rubric import EXERCISES, load_rubric
 from grader.sandbox import Limits
 from grader.submissions import Submission
@@ -166,23 +166,39 @@ def test_a_notebook_beside_a_python_file_of_its_stem_is_written_under_another_na
 
 # -- ids on a disk that ignores letter case --------------------------------------------------------
 
+def folders_of(ids: list[str]) -> list[str]:
+    names = folder_names(ids)
+    return [names.get(s, s) for s in ids]
+
+
 def test_ids_that_differ_only_in_letter_case_get_folders_apart_under_case_folding():
     ids = ["kim", "Kim", "KIM", "kIm", "straße", "STRASSE", "strasse", "Straße", "kim~d25949ef", "김민준", "20231234",
-           "ı", "i", "I"]
-    folders = [folder_name(s) for s in ids]
+           "ı", "i", "I", "Lee", "=SUM(1+1)"]
+    folders = folders_of(ids)
     assert len({f.casefold() for f in folders}) == len(ids)
     assert len({f.upper().casefold() for f in folders}) == len(ids)
-    # ids already written in folded case keep their name (the example class's, numbers, Korean names)
-    assert [folder_name(s) for s in ("kim", "strasse", "김민준", "20231234", "alice_1001")] == \
-        ["kim", "strasse", "김민준", "20231234", "alice_1001"]
-    # stable across runs: a digest of the id (sha256 of "Kim": d25949ef…, computed with sha256sum)
-    assert folder_name("Kim") == "Kim~d25949ef" and folder_name("Kim") == folder_name("Kim")
+    # an id with no twin keeps its name, and so does the twin written in folded case
+    assert {s: f for s, f in zip(ids, folders) if s == f} == \
+        {s: s for s in ("kim", "strasse", "김민준", "20231234", "i", "Lee", "=SUM(1+1)")}
+    # a digest of the id, the same on every run (sha256 of "Kim" begins d25949ef, computed with sha256sum)
+    assert folder_names(ids)["Kim"] == "Kim~d25949ef" == folder_names(["kim", "Kim"])["Kim"]
+    # both twins apart when neither is in folded case
+    assert folder_names(["Kim", "KIM"]) == {"Kim": "Kim~d25949ef", "KIM": "KIM~db8d6f07"}
 
 
-def test_a_long_id_with_capitals_still_fits_a_folder_name():
-    student = "A" * 250
-    name = folder_name(student)
-    assert len(name.encode()) <= 255 and name.endswith("~") is False and name != folder_name("a" * 250)
+def test_a_long_id_with_a_twin_still_fits_a_folder_name():
+    ids = ["A" * 255, "a" * 255]
+    name = folder_names(ids)["A" * 255]
+    assert len(name.encode()) <= 255 and name.casefold() != "a" * 255
+
+
+def test_saved_results_of_another_student_are_not_taken_for_theirs(tmp_path):
+    """On a disk that ignores letter case, kim's folder is the one Kim had before kim joined the class."""
+    folder = tmp_path / "students" / "kim"
+    folder.mkdir(parents=True)
+    (folder / "results.json").write_text(json.dumps({"score": 1, "extra_data": {"student": "Kim"}}), encoding="utf-8")
+    assert read_results(tmp_path, "kim") is None
+    assert read_results(tmp_path, "Kim", "kim")["score"] == 1
 
 
 # -- the summary's phrases -------------------------------------------------------------------------
@@ -268,7 +284,8 @@ def graded(tmp_path_factory):
 
 
 def feedback(out: Path, student: str) -> str:
-    return (out / "students" / folder_name(student) / "feedback.md").read_text(encoding="utf-8")
+    folder = {"Kim": "Kim~d25949ef"}.get(student, student)  # Kim beside kim: apart (sha256 of "Kim": d25949ef…)
+    return (out / "students" / folder / "feedback.md").read_text(encoding="utf-8")
 
 
 def test_each_student_is_graded_from_the_file_found_and_the_record_says_which(graded):
@@ -318,14 +335,16 @@ def test_the_feedback_says_it_in_korean_too(tmp_path, graded):
 def test_two_ids_that_differ_only_in_case_keep_their_own_folder_and_row(graded):
     rows, out = graded
     folders = {p.name for p in (out / "students").iterdir()}
-    assert {"kim", "Kim~d25949ef"} <= folders and len({f.casefold() for f in folders}) == len(folders)
+    assert len({f.casefold() for f in folders}) == len(folders)
     assert feedback(out, "Kim").startswith("# Feedback for Kim\n") and feedback(out, "kim").startswith("# Feedback for kim\n")
     assert rows["Kim"]["score"] < rows["kim"]["score"] == rows["kim"]["extra_data"]["max_score"]
     with open(out / "grades.csv", encoding="utf-8", newline="") as handle:
         table = {r["student"]: r for r in csv.DictReader(handle)}
     assert float(table["Kim"]["score"]) == rows["Kim"]["score"] and float(table["kim"]["score"]) == rows["kim"]["score"]
+    assert rows["Kim"]["extra_data"]["folder"] == "Kim~d25949ef" and rows["kim"]["extra_data"]["folder"] == "kim"
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "Kim~" not in summary  # the real ids, never the folder's
+    assert folders == {s for s in EXPECTED if s != "Kim"} | {"Kim~d25949ef"}  # no other student's folder changes
 
 
 def test_a_rerun_finds_every_saved_result_and_names_no_folder_as_gone(graded, tmp_path):
