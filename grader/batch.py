@@ -33,7 +33,7 @@ import time
 import traceback
 from collections import deque
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, TextIO
 
@@ -43,8 +43,8 @@ from abkit.i18n import t
 
 from grader.grades import StudentGrade
 from grader.grading import Grader
-from grader.reports import (STUDENTS_FOLDER, number, read_results, results_json, visible, write_atomic, write_class,
-                            write_student)
+from grader.reports import (STUDENTS_FOLDER, folder_names, number, read_results, results_json, visible, write_atomic,
+                            write_class, write_student)
 from grader.rubric import Rubric, default_rubric
 from grader.running import weakest
 from grader.safetext import terminal
@@ -105,7 +105,8 @@ class Rows(Sequence):
     def _whole(self, row: dict) -> dict:
         if "tests" in row:
             return row
-        return read_results(self.out, row["extra_data"]["student"]) or row
+        extra = row["extra_data"]
+        return read_results(self.out, extra["student"], extra.get("folder", "")) or row
 
 
 def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lang: str = "en", jobs: int = 2,
@@ -153,6 +154,8 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     intake = read_download(submissions)  # (a class with no student, or one it cannot read: SubmissionsError)
     with_roster(intake, roster)
     unique, duplicates = _unique(intake.entries)
+    apart = folder_names(list(unique))  # ids apart from another only in letter case: folders a disk keeps apart
+    unique = {name: replace(entry, folder=apart.get(name, "")) for name, entry in unique.items()}
     chosen = None if student is None else {student_id(s) for s in ([student] if isinstance(student, str) else student)}
     for name in sorted(chosen or ()):
         if name not in unique:
@@ -162,7 +165,7 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     rows: dict[str, dict] = {}
     todo = []
     for name, entry in unique.items():
-        saved = read_results(result.out, name)
+        saved = read_results(result.out, name, entry.folder)
         if chosen is not None and name not in chosen:
             if saved is not None:
                 rows[name] = kept(saved)
@@ -195,7 +198,8 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
         result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed,
                                          getattr(roster, "path", None))
     folders = result.out / STUDENTS_FOLDER
-    gone = sorted(p.name for p in folders.iterdir() if p.is_dir() and p.name not in rows) if folders.is_dir() else []
+    theirs = {entry.folder or name for name, entry in unique.items()}
+    gone = sorted(p.name for p in folders.iterdir() if p.is_dir() and p.name not in theirs) if folders.is_dir() else []
     write_class(result.out, held, rubric, lang, result.regrade, result.duplicates, gone)
     write_atomic(result.out / INTAKE_REPORT, markdown(intake_markdown(intake, lang, duplicates)))
     result.graded.sort()
@@ -270,16 +274,19 @@ def grade_and_save(grader: Grader, entry: Submission, out: Path) -> dict:
     Never raises but for an interruption: a fault of the grader's (in grading, or in writing the files) is that
     student's result (:meth:`Grader.failed`).
     """
-    return save(grader, grader.grade(entry), out)
+    return save(grader, grader.grade(entry), out, entry.folder)
 
 
-def save(grader: Grader, grade: StudentGrade, out: Path) -> dict:
-    """Write ``grade``'s files; when that fails, the grade of a grader fault instead (its files if they can be
-    written; its results in any case, so that the student has a row: :class:`Unsaved` when nothing was written)."""
+def save(grader: Grader, grade: StudentGrade, out: Path, folder: str = "") -> dict:
+    """Write ``grade``'s files (into ``folder``, the student's folder if not named as the id); when that fails, the
+    grade of a grader fault instead (its files if they can be written; its results in any case, so that the student
+    has a row: :class:`Unsaved` when nothing was written)."""
+    grade.folder = folder
     try:
         return write_student(out, grade, grader.rubric, grader.lang)
     except Exception:  # noqa: BLE001 - a fault of the grader (a report it cannot write): this student's only
         failed = grader.failed(grade.student, traceback.format_exc())
+        failed.folder = folder
     try:
         return write_student(out, failed, grader.rubric, grader.lang)
     except Exception:  # noqa: BLE001 - the folder itself cannot be written: the row is kept in grades.csv
@@ -383,14 +390,14 @@ class _Workers:
                 self.hand_out(self.start())
             return
         if kind == "error":  # (grade_and_save contains the grader's faults: a last resort)
-            payload = save(self.grader, self.grader.failed(entry.student, payload), self.out)
+            payload = save(self.grader, self.grader.failed(entry.student, payload), self.out, entry.folder)
         self.record(payload, confinement)
         self.hand_out(connection)
 
     def failed(self, entry: Submission, process) -> None:
         """Record ``entry`` as a grader fault: the worker grading it ended (how, in words)."""
         text = _exit_text(process, self.grader.lang)
-        self.record(save(self.grader, self.grader.failed(entry.student, text), self.out), None)
+        self.record(save(self.grader, self.grader.failed(entry.student, text), self.out, entry.folder), None)
 
 
 def _send(connection, entry: Submission) -> bool:

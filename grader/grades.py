@@ -60,6 +60,10 @@ class StudentGrade:
     grader_error: str = ""
     #: what the entry's hand-in manifest (``abkit pack``) says of it (:meth:`~grader.handin.HandinCheck.to_dict`)
     handin: dict | None = None
+    #: per exercise, the file graded, how it was found and the copies left (:attr:`grader.picking.Picked.files`)
+    files: dict | None = None
+    #: the name of the student's folder when it is not the id (:func:`grader.reports.folder_names`), else ""
+    folder: str = ""
 
 
 def exercise_grade(run: ExerciseRun, tests: list[TestGrade], points: dict[str, float],

@@ -30,7 +30,8 @@ from grader.reports import visible
 from grader.rubric import EXERCISES, Rubric
 from grader.running import ExerciseRun, Runner, weakest
 from grader.sandbox import Interrupted, Limits
-from grader.submissions import Submission, fingerprint, near_names, pick_files, remove_tree, unpack
+from grader.picking import Picked, pick
+from grader.submissions import Submission, Unpacked, fingerprint, near_names, remove_tree, unpack
 from grader.testplan import Test, TestPlan, student_seed
 
 
@@ -114,42 +115,48 @@ class Grader:
         workspace = folder / "files"
         unpacked = unpack(submission, workspace)
         names = [f"{e}.py" for e in self.rubric.points]
-        chosen, ignored = pick_files(unpacked.files, names)
         notes = [m.render(self.lang) for m in (*submission.notes, *unpacked.skipped)]
         handin = check_handin(submission, unpacked, self.course_id, __version__,
                               self.names_are_ids and submission.verify)
         notes += handin_notes(handin, self.lang)
-        notes += [t("grade.note.ignored", self.lang, path=p) for p in ignored]
+        picked = pick(workspace, unpacked.files, unpacked.notebooks, names)  # by name, in a notebook, a near name
+        notes += [m.render(self.lang) for m in picked.ignored]
         seed = student_seed(self.seed, submission.student)
         handin = handin and handin.to_dict(self.lang)
         near = near_names(unpacked.files, names)  # files that look like a missing one: the feedback says so
-        if unpacked.unreadable is not None or not chosen:
+        if unpacked.unreadable is not None or not picked.chosen:
             reason = unpacked.unreadable.render(self.lang) if unpacked.unreadable else \
-                t("grade.note.no_files", self.lang, names=", ".join(names)) + " " + self._holds(unpacked.files)
+                t("grade.note.no_files", self.lang, names=", ".join(names)) + " " + self._holds(unpacked)
             exercises = {e: ExerciseGrade(e, self.rubric.max_score(e), ExerciseRun(
-                e, status="missing", note=reason if unpacked.unreadable else self._missing(f"{e}.py", near)))
+                e, status="missing", note=reason if unpacked.unreadable else self._missing(f"{e}.py", near, picked)))
                 for e in self.rubric.points}
             return StudentGrade(submission.student, "invalid", 0.0, self.rubric.max_score(), seed, exercises,
-                                [reason, *notes], self.fingerprint(submission), handin=handin)
-        runs = self._run(self.tests_for(submission.student), chosen, workspace)
+                                [reason, *notes], self.fingerprint(submission), handin=handin, files=picked.files)
+        runs = self._run(self.tests_for(submission.student), picked.chosen, workspace)
         for exercise, run in runs.items():
-            if run.status == "missing" and f"{exercise}.py" in near:
-                run.note = self._missing(f"{exercise}.py", near)
+            file = f"{exercise}.py"
+            if run.status == "missing":
+                run.note = self._missing(file, near, picked)
+            elif file in picked.notes:  # graded from a notebook or under a near name: the exercise says so
+                run.note = " ".join(filter(None, [picked.notes[file].render(self.lang), run.note]))
         exercises = {exercise: self._score(run, workspace) for exercise, run in runs.items()}
         score = sum(g.score for g in exercises.values())
         return StudentGrade(submission.student, student_status(exercises), score, self.rubric.max_score(), seed,
-                            exercises, notes, self.fingerprint(submission), handin=handin)
+                            exercises, notes, self.fingerprint(submission), handin=handin, files=picked.files)
 
-    def _missing(self, file: str, near: dict[str, str]) -> str:
-        """Why an exercise scores 0: its file is not in the submission (and which file looks like it, if one does)."""
+    def _missing(self, file: str, near: dict[str, str], picked: Picked) -> str:
+        """Why an exercise scores 0: its file is not in the submission (its notebook could not be read, or which
+        file looks like it, if one does)."""
+        if file in picked.problems:
+            return picked.problems[file].render(self.lang)
         if file in near:
             return t("grade.note.missing_near", self.lang, file=file, found=near[file])
         return t("grade.note.missing", self.lang, file=file)
 
-    def _holds(self, files: list[str], most: int = 10) -> str:
-        """What a submission without a gradable file holds: its Python files (the first ``most``), or that it has
-        none."""
-        python = sorted(f for f in files if f.lower().endswith(".py"))
+    def _holds(self, unpacked: Unpacked, most: int = 10) -> str:
+        """What a submission without a gradable file holds: its Python files and notebooks (the first ``most``), or
+        that it has none."""
+        python = sorted(f for f in unpacked.files + unpacked.notebooks if f.lower().endswith((".py", ".ipynb")))
         if not python:
             return t("grade.note.holds_no_python", self.lang)
         shown = ", ".join(python[:most]) + (", …" if len(python) > most else "")

@@ -166,7 +166,7 @@ def _layout(folder: Path, top: list[Path]) -> str:
 
 def _no_entries(folder: Path, top: list[Path]) -> None:
     """No student was found in ``folder``: why, as the instructor's error."""
-    loose = [p.name for p in top if _is_file(p) and p.suffix.lower() == ".py"]
+    loose = [p.name for p in top if _is_file(p) and p.suffix.lower() in (".py", ".ipynb")]
     if loose:  # a flat download: every student's files side by side, named by no LMS the kit knows
         raise SubmissionsError("grade.only_loose", path=folder,
                                files=", ".join(loose[:3]) + (", …" if len(loose) > 3 else ""))
@@ -239,7 +239,7 @@ def _looks_like_a_class(folder: Path, deepest: int = 4, most: int = 20_000) -> i
         if top == str(folder):
             own = set(files)  # (a student's own file at the top, and drafts of it in folders: one student)
         for name in files:
-            if (name.endswith(".py") or name.lower().endswith(".zip")) and name not in own:
+            if (name.endswith((".py", ".ipynb")) or name.lower().endswith(".zip")) and name not in own:
                 holders[(str(Path(top).parent), name)].add(top)
         if seen > most:
             break

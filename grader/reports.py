@@ -13,10 +13,12 @@ need, so both can be rebuilt from the folder alone (resume, ``--student``).
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import math
 import os
+import re
 import statistics
 import threading
 from collections import Counter
@@ -25,7 +27,7 @@ from xml.sax.saxutils import escape
 
 from abkit import textree
 from abkit.feedback import render_result
-from abkit.i18n import t
+from abkit.i18n import DEFAULT_LANG, catalogue, t
 from abkit.textree import UNICODE
 
 from grader.grades import ExerciseGrade, StudentGrade
@@ -35,6 +37,7 @@ from grader.mistakes import BY_ID
 from grader.rubric import Rubric
 from grader.running import AHEAD
 from grader.safetext import csv_cell, markdown, terminal
+from grader.submissions import NAME_BYTES
 
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn
@@ -99,7 +102,8 @@ def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
         "extra_data": {
             "student": grade.student, "status": grade.status, "max_score": number(grade.max_score),
             "seed": grade.seed, "rule": rubric.rule, "lang": lang, "fingerprint": grade.fingerprint,
-            "grader_error": grade.grader_error, "handin": grade.handin,
+            "grader_error": grade.grader_error, "handin": grade.handin, "files": grade.files,
+            "folder": grade.folder or grade.student,
             "exercises": {name: {"score": number(e.score), "max_score": number(e.max_score), "status": e.status,
                                  "mistakes": e.mistakes, "first_kinds": dict(e.first_kinds())}
                           for name, e in grade.exercises.items()},
@@ -230,16 +234,53 @@ def _demote(markdown: str) -> str:
     return markdown.replace("### ", "#### ", 1) if markdown.startswith("### ") else markdown
 
 
-def student_folder(out: Path, student: str) -> Path:
-    """Where a student's files go: ``out/students/<student>/``, a folder of their own that no student id can
-    make collide with the class files (``grades.csv``, ``summary.md``, ``histogram.svg``) beside it."""
-    return out / STUDENTS_FOLDER / student
+def student_folder(out: Path, student: str, folder: str = "") -> Path:
+    """Where a student's files go: ``out/students/<folder or student>/``, a folder of their own that no student id
+    can make collide with the class files (``grades.csv``, ``summary.md``, ``histogram.svg``) beside it; ``folder``:
+    the name :func:`folder_names` gives the id in its class, if any."""
+    return out / STUDENTS_FOLDER / (folder or student)
+
+
+#: the mark of a folder name that carries a digest of its id: ``~`` and 8 hex digits
+APART = re.compile(r"~[0-9a-f]{8}\Z")
+
+
+def folded(student: str) -> str:
+    """``student`` as a disk that ignores letter case compares it (``Kim``, ``KIM`` and ``kim`` are one name there;
+    so are ``straße`` and ``STRASSE``, ``ı`` and ``i``)."""
+    return student.upper().casefold()
+
+
+def folder_names(students: list[str]) -> dict[str, str]:
+    """The ids of a class whose folder is not named as the id itself, and its name: each id that another differs
+    from only in letter case (``Kim`` beside ``kim``), unless it is written in folded case (``kim`` keeps its name),
+    and any id that looks like such a name (``kim~0a1b2c3d``), get ``~`` and 8 hex digits of their id's digest
+    (:func:`apart_name`). Every folder of the class then differs from the others even on a disk that ignores letter
+    case (macOS's, Windows'), and the names depend on the class alone: a rerun finds the saved results.
+
+    >>> folder_names(["Kim", "kim", "lee", "Park", "KIM"])
+    {'Kim': 'Kim~d25949ef', 'KIM': 'KIM~db8d6f07'}
+    """
+    groups: dict[str, list[str]] = {}
+    for student in students:
+        groups.setdefault(folded(student), []).append(student)
+    return {student: apart_name(student) for student in students
+            if APART.search(student) or len(groups[folded(student)]) > 1 and student != folded(student)}
+
+
+def apart_name(student: str) -> str:
+    """``student``, then ``~`` and 8 hex digits of its digest, cut to the length of a folder's name."""
+    digest = "~" + hashlib.sha256(student.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    name = student
+    while len((name + digest).encode("utf-8", "surrogateescape")) > NAME_BYTES:
+        name = name[:-1]
+    return name + digest
 
 
 def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
     """Write ``out/students/<student>/feedback.md`` (its HTML escaped: :func:`~grader.safetext.markdown`) then
     ``results.json``; returns the results."""
-    folder = student_folder(out, grade.student)
+    folder = student_folder(out, grade.student, grade.folder)
     results = results_json(grade, rubric, lang)
     shown = step_pages(grade, rubric)
     pages = {}
@@ -272,13 +313,17 @@ def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
     return chosen
 
 
-def read_results(out: Path, student: str) -> dict | None:
-    """The saved results of ``student``, or ``None`` when there are none (or they cannot be read)."""
+def read_results(out: Path, student: str, folder: str = "") -> dict | None:
+    """The saved results of ``student`` (in ``folder``, if :func:`folder_names` names it otherwise), or ``None`` when
+    there are none, they cannot be read, or they are another student's (``Kim``'s, found under ``kim``'s name on a
+    disk that ignores letter case)."""
     try:
-        data = json.loads((student_folder(out, student) / "results.json").read_text(encoding="utf-8"))
+        data = json.loads((student_folder(out, student, folder) / "results.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    return data if isinstance(data, dict) and isinstance(data.get("extra_data"), dict) else None
+    if not isinstance(data, dict) or not isinstance(data.get("extra_data"), dict):
+        return None
+    return data if data["extra_data"].get("student") == student else None
 
 
 # -- the class -------------------------------------------------------------------
@@ -325,10 +370,13 @@ def common_issues(rows: list[dict]) -> list[tuple[str, int]]:
 
 
 def issue_text(issue: str, lang: str) -> str:
+    """An entry of :func:`common_issues` in words: the mistake's name, or the status's or finding kind's phrase; a
+    kind no phrase is written for (a finding added later) reads as a failed test, never as its message key."""
     kind, _, name = issue.partition(":")
     if kind == "mistake":
         return t(f"mistake.{name}.name", lang)
-    return t(f"grade.issue.{kind}.{name}", lang)
+    key = f"grade.issue.{kind}.{name}"
+    return t(key if key in catalogue(DEFAULT_LANG) else "grade.issue.kind.other", lang)
 
 
 def summary_markdown(rows: list[dict], rubric: Rubric, lang: str, histogram: str = "histogram.svg",

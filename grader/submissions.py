@@ -1,10 +1,12 @@
 """A class's submissions as the LMS hands them over (contract §4): one folder or ``.zip`` per student.
 
 :func:`find_submissions` lists the students (an LMS's own layouts: :mod:`grader.intake`); :func:`unpack` copies
-one student's Python files (and only those) into a fresh working folder, opening the archives among them (a zip in
-the folder, a zip in a zip: :data:`MAX_NESTING` deep, the caps shared by the whole entry), skipping archive
+one student's Python files and Jupyter notebooks (and only those) into a fresh working folder, opening the archives
+among them (a zip in the folder, a zip in a zip: :data:`MAX_NESTING` deep, the caps shared by the whole entry),
+skipping archive
 entries that would land outside it, and :func:`pick_files` finds each exercise
-file by name at any depth: the shallowest wins, then the first in sorted order.
+file by name at any depth: the shallowest wins, then the first in sorted order
+(:mod:`grader.picking` adds notebooks and near names).
 Nothing that is not a regular file or a folder (a link, a FIFO, a device, a
 socket) is ever opened, and nothing an archive's bytes make zipfile raise
 escapes: the student is ``invalid`` or the entry skipped, with the reason.
@@ -27,6 +29,9 @@ from typing import Iterator
 from abkit.i18n import Message, os_problem
 
 MAX_FILE_BYTES = 1_000_000      # one Python file
+MAX_NOTEBOOK_BYTES = 10_000_000  # one Jupyter notebook (its outputs, plots included, are read and left out)
+#: the files of a submission that are read: Python files and Jupyter notebooks (grader.picking reads their code)
+READ_SUFFIXES = (".py", ".ipynb")
 MAX_INNER_ZIP_BYTES = 20_000_000  # a .zip inside a student's folder or archive (read into memory to be opened)
 MAX_NESTING = 3                 # archives inside archives opened this many levels deep (a zip in a zip: 2)
 MAX_ARCHIVES = 50               # archives opened inside one student's entry
@@ -63,7 +68,8 @@ class Submission:
     """One student's entry: ``path`` is a folder or a ``.zip``; ``student`` its name without ``.zip``.
 
     problem: why the entry is not opened at all (a link, a FIFO, a device, a socket): the student gets an
-    ``invalid`` row saying so.
+    ``invalid`` row saying so. folder: the name of the student's feedback folder when it is not the id (the batch
+    sets it: :func:`grader.reports.folder_names`).
     """
 
     student: str
@@ -79,6 +85,7 @@ class Submission:
     #: whether a hand-in's manifest must name this student (``student`` or an alias): False where the LMS's
     #: identity is not the course's and no roster maps it
     verify: bool = field(default=True, compare=False)
+    folder: str = field(default="", compare=False)
 
     @property
     def is_zip(self) -> bool:
@@ -90,15 +97,16 @@ class Submission:
 class Unpacked:
     """A student's Python files copied into ``root``.
 
-    files: relative paths (POSIX) of the files copied; skipped: archive entries or
-    files left out, each with a :class:`Message` saying why; unreadable: the
-    entry could not be read at all (a broken archive, a link, a FIFO), with the reason. written: the bytes
-    written so far and archives: the archives opened inside the entry (the caps hold for the whole entry, however
-    its archives nest).
+    files: relative paths (POSIX) of the Python files copied; notebooks: of the Jupyter notebooks copied (``.ipynb``,
+    read by :mod:`grader.picking`); skipped: archive entries or files left out, each with a :class:`Message` saying
+    why; unreadable: the entry could not be read at all (a broken archive, a link, a FIFO), with the reason.
+    written: the bytes written so far and archives: the archives opened inside the entry (the caps hold for the
+    whole entry, however its archives nest).
     """
 
     root: Path
     files: list[str] = field(default_factory=list)
+    notebooks: list[str] = field(default_factory=list)
     skipped: list[Message] = field(default_factory=list)
     unreadable: Message | None = None
     written: int = 0
@@ -223,8 +231,9 @@ def fingerprint(submission: Submission) -> str:
 
 
 def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, bytes | Message]]:
-    """The Python files under ``folder`` in a stable order, as (relative path, their bytes or why they are left
-    out); links to folders and folders that cannot be listed go to ``skipped``. The caps on size and count apply."""
+    """The Python files and notebooks under ``folder`` in a stable order, as (relative path, their bytes or why they
+    are left out); links to folders and folders that cannot be listed go to ``skipped``. The caps on size and count
+    apply."""
     total = count = 0
     for relative, path in _python_files(folder, skipped):
         try:
@@ -245,15 +254,15 @@ def _folder_files(folder: Path, skipped: list[Message]) -> Iterator[tuple[str, b
                 yield relative, read_regular(path, MAX_INNER_ZIP_BYTES)
             except OSError as error:
                 yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error))
-        elif info.st_size > MAX_FILE_BYTES or total + info.st_size > MAX_TOTAL_BYTES or count >= MAX_FILES:
+        elif info.st_size > size_cap(relative) or total + info.st_size > MAX_TOTAL_BYTES or count >= MAX_FILES:
             yield relative, Message("grade.skipped.large", name=shown(relative))
         else:
             try:
-                data = read_regular(path, MAX_FILE_BYTES + 1)
+                data = read_regular(path, size_cap(relative) + 1)
             except OSError as error:
                 yield relative, Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error))
                 continue
-            if len(data) > MAX_FILE_BYTES:  # pragma: no cover - grew after the check
+            if len(data) > size_cap(relative):  # pragma: no cover - grew after the check
                 yield relative, Message("grade.skipped.large", name=shown(relative))
                 continue
             total += len(data)
@@ -294,9 +303,15 @@ def remove_tree(path: Path) -> None:
         stack.pop()
 
 
+def size_cap(name: str) -> int:
+    """The most bytes the file ``name`` may have: a notebook's cap (its outputs are in it) or a Python file's."""
+    return MAX_NOTEBOOK_BYTES if name.endswith(".ipynb") else MAX_FILE_BYTES
+
+
 def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]]:
-    """(relative POSIX path, path) of every ``.py`` entry under ``folder``, sorted; never follows a link. Links
-    to folders and folders that cannot be listed (over-long paths, no permission) are added to ``skipped``."""
+    """(relative POSIX path, path) of every ``.py`` and ``.ipynb`` entry under ``folder``, sorted; never follows a
+    link. Links to folders and folders that cannot be listed (over-long paths, no permission) are added to
+    ``skipped``."""
     found = []
 
     def unlistable(error: OSError) -> None:
@@ -323,7 +338,7 @@ def _python_files(folder: Path, skipped: list[Message]) -> list[tuple[str, Path]
                 kept.append(d)
         dirs[:] = kept
         found.extend(((here / f).relative_to(folder).as_posix(), here / f)
-                     for f in sorted(files) if (f.endswith(".py") or f.lower().endswith(".zip"))
+                     for f in sorted(files) if (f.endswith(READ_SUFFIXES) or f.lower().endswith(".zip"))
                      and not f.startswith("."))
     return found
 
@@ -345,8 +360,8 @@ def shown(name: str) -> str:
 
 
 def unpack(submission: Submission, root: Path) -> Unpacked:
-    """Copy the entry's Python files into the empty folder ``root``; the rest of the entry is ignored. An entry
-    with a ``problem`` is not opened: it is ``unreadable`` for that reason."""
+    """Copy the entry's Python files and notebooks into the empty folder ``root``; the rest of the entry is ignored.
+    An entry with a ``problem`` is not opened: it is ``unreadable`` for that reason."""
     root.mkdir(parents=True, exist_ok=True)
     result = Unpacked(root)
     if submission.problem is not None:
@@ -366,7 +381,7 @@ def _copy(folder: Path, result: Unpacked) -> None:
             result.skipped.append(data)
         elif relative.lower().endswith(".zip"):
             _inner_zip(result, relative, data, 1)
-        elif result.written + len(data) > MAX_TOTAL_BYTES or len(result.files) >= MAX_FILES:
+        elif result.written + len(data) > MAX_TOTAL_BYTES or len(result.files) + len(result.notebooks) >= MAX_FILES:
             result.skipped.append(Message("grade.skipped.large", name=shown(relative)))
         else:
             _write(result, relative, data)
@@ -377,7 +392,9 @@ def _copy_loose(files: tuple[tuple[str, str], ...], result: Unpacked) -> None:
     archives opened into a folder named as the archive; the same caps as a folder's files."""
     for name, path in files:
         archive = name.lower().endswith(".zip")
-        limit = MAX_INNER_ZIP_BYTES if archive else MAX_FILE_BYTES
+        if not (archive or name.endswith(READ_SUFFIXES)):  # (a PDF, a text file: ignored, as in a folder)
+            continue
+        limit = MAX_INNER_ZIP_BYTES if archive else size_cap(name)
         try:
             data = read_regular(Path(path), limit + 1)
         except OSError as error:
@@ -385,7 +402,8 @@ def _copy_loose(files: tuple[tuple[str, str], ...], result: Unpacked) -> None:
             continue
         if archive and len(data) <= limit:
             _inner_zip(result, name, data, 1)
-        elif len(data) > limit or result.written + len(data) > MAX_TOTAL_BYTES or len(result.files) >= MAX_FILES:
+        elif len(data) > limit or result.written + len(data) > MAX_TOTAL_BYTES \
+                or len(result.files) + len(result.notebooks) >= MAX_FILES:
             result.skipped.append(Message("grade.skipped.large", name=shown(name)))
         else:
             _write(result, name, data)
@@ -443,10 +461,11 @@ def _unzip(path: Path, result: Unpacked) -> None:
     except Exception as error:  # noqa: BLE001 - zipfile raises anything on hostile bytes (struct.error, zlib.error...)
         result.unreadable = Message("grade.unreadable_zip", reason=_zip_problem(error))  # never the instructor's paths
     if result.unreadable is not None:
-        for name in result.files:  # nothing of a broken archive is graded
+        for name in result.files + result.notebooks:  # nothing of a broken archive is graded
             with contextlib.suppress(OSError):
                 (result.root / name).unlink()
         result.files.clear()
+        result.notebooks.clear()
 
 
 def _zip_problem(error: BaseException) -> Message:
@@ -488,7 +507,7 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked, prefix: str = "", level
     for info in entries:
         name = info.filename
         inner = name.lower().endswith(".zip")
-        if info.is_dir() or not (name.endswith(".py") or inner) or "__MACOSX" in name:
+        if info.is_dir() or not (name.endswith(READ_SUFFIXES) or inner) or "__MACOSX" in name:
             continue
         if info.flag_bits & 0x1:
             result.unreadable = Message("grade.zip_encrypted", name=shown(name))
@@ -504,19 +523,19 @@ def _extract(archive: zipfile.ZipFile, result: Unpacked, prefix: str = "", level
         if inner:
             _extract_inner(archive, info, result, safe, level)
             continue
-        if safe in result.files:
+        if safe in result.files or safe in result.notebooks:
             result.skipped.append(Message("grade.skipped.duplicate", name=shown(name)))
             continue
-        if info.file_size > MAX_FILE_BYTES or result.written + info.file_size > MAX_TOTAL_BYTES \
-                or len(result.files) >= MAX_FILES:
+        if info.file_size > size_cap(safe) or result.written + info.file_size > MAX_TOTAL_BYTES \
+                or len(result.files) + len(result.notebooks) >= MAX_FILES:
             result.skipped.append(Message("grade.skipped.large", name=shown(name)))
             continue
         if info.file_size > MAX_RATIO * max(info.compress_size, 1) and info.file_size > 64 * 1024:
             result.skipped.append(Message("grade.skipped.ratio", name=shown(name), ratio=MAX_RATIO))
             continue
         with archive.open(info) as entry:
-            data = entry.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:  # pragma: no cover - a header that lies about the size
+            data = entry.read(size_cap(safe) + 1)
+        if len(data) > size_cap(safe):  # pragma: no cover - a header that lies about the size
             result.skipped.append(Message("grade.skipped.large", name=shown(name)))
             continue
         _write(result, safe, data)
@@ -558,7 +577,7 @@ def _write(result: Unpacked, relative: str, data: bytes) -> None:
     except OSError as error:
         result.skipped.append(Message("grade.skipped.unreadable", name=shown(relative), reason=os_problem(error)))
         return
-    result.files.append(relative)
+    (result.notebooks if relative.endswith(".ipynb") else result.files).append(relative)
     result.written += len(data)
 
 

@@ -287,26 +287,33 @@ def test_a_student_id_is_one_line_without_a_markdown_image(abkit, tmp_path):
         ["mallory\\x0a[4∕4] eve: ok, 49∕49\\x0a\\x0a## Grader faults\\x0a! [x](https:∕∕evil.example∕t)"]
 
 
-def test_files_under_other_names_are_pointed_out_not_graded(abkit, tmp_path):
-    """An LMS download renames files (letter case, a copy's mark, a prefix): nothing is graded under another name
-    (contract §4), but the feedback says which file looks like the missing one, and what an invalid submission holds."""
-    kim, park = tmp_path / "class" / "kim", tmp_path / "class" / "park"
+def test_files_under_near_names_are_graded_with_a_note_and_prefixed_ones_pointed_out(abkit, tmp_path):
+    """An LMS download renames files (letter case, a copy's mark, a prefix): a near name (letter case, a copy's mark)
+    is graded as the exercise, saying so; a file after a prefix is not, but the feedback says it looks like the
+    missing one, and what an invalid submission holds."""
+    kim, park, lee = tmp_path / "class" / "kim", tmp_path / "class" / "park", tmp_path / "class" / "lee"
     kim.mkdir(parents=True)
     park.mkdir()
+    lee.mkdir()
     shutil.copy(KIT_ROOT / "solutions" / "minimax.py", kim / "Minimax.py")
     shutil.copy(KIT_ROOT / "solutions" / "alphabeta.py", kim / "alphabeta (1).py")
     shutil.copy(KIT_ROOT / "solutions" / "minimax.py", park / "minimax.py")
     shutil.copy(KIT_ROOT / "solutions" / "alphabeta.py", park / "kim_123_alphabeta-1.py")
+    shutil.copy(KIT_ROOT / "solutions" / "alphabeta.py", lee / "kim_123_alphabeta-1.py")
     run = abkit("grade", tmp_path / "class", "--out", tmp_path / "out", "--lang", "en")
     assert run.status == 0
     kim_says = (tmp_path / "out" / "students" / "kim" / "feedback.md").read_text(encoding="utf-8")
-    assert "It holds these Python files: Minimax.py, alphabeta (1).py." in kim_says
-    assert "minimax.py is missing from the submission, but Minimax.py looks like it" in kim_says
-    assert "alphabeta.py is missing from the submission, but alphabeta (1).py looks like it" in kim_says
+    assert "Minimax.py was graded as minimax.py, whose name it is close to. Name the file minimax.py next time." \
+        in kim_says
+    assert "alphabeta (1).py was graded as alphabeta.py, whose name it is close to." in kim_says
     assert "expectimax.py is missing from the submission: 0 points" in kim_says
+    table = {row["student"]: row for row in rows(tmp_path / "out")}
+    assert table["kim"]["minimax"] == "10" and table["kim"]["alphabeta"] == "11"  # the rubric's full points
     park_says = (tmp_path / "out" / "students" / "park" / "feedback.md").read_text(encoding="utf-8")
     assert "(status: ok)" in park_says
     assert "alphabeta.py is missing from the submission, but kim_123_alphabeta-1.py looks like it" in park_says
+    lee_says = (tmp_path / "out" / "students" / "lee" / "feedback.md").read_text(encoding="utf-8")
+    assert table["lee"]["status"] == "invalid" and "It holds these Python files: kim_123_alphabeta-1.py." in lee_says
 
 
 def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_was_not_graded(abkit, tmp_path):
@@ -397,3 +404,18 @@ def test_of_two_entries_one_in_another_unicode_form_the_one_named_as_the_id_is_g
     for named in (composed, composed + ".zip", composed + ".ZIP"):
         unique, duplicates = _unique([Submission(composed, Path(decomposed)), Submission(composed, Path(named))])
         assert unique[composed].path.name == named and duplicates == [decomposed]
+
+
+def test_no_summary_or_feedback_of_the_example_class_shows_a_message_key(graded):
+    """A message key (``grade.issue.kind.nodes``) where its phrase belongs: the catalogue's keys, found as words."""
+    import re
+
+    from abkit.i18n import catalogue
+
+    _, out = graded
+    keys = catalogue("en")
+    texts = [out / "summary.md", *sorted((out / "students").glob("*/feedback.md"))]
+    assert len(texts) == len(EXPECTED) + 1
+    for path in texts:
+        words = set(re.findall(r"[a-z_]+(?:\.[a-z_0-9]+)+", path.read_text(encoding="utf-8")))
+        assert not words & set(keys), (path, sorted(words & set(keys)))
