@@ -91,11 +91,18 @@ class Course:
 
 def load_info(path: Path) -> Course:
     """Read and check ``info.yaml`` at ``path`` (through the kit's cache, :mod:`abkit.cache`: parsed again only
-    when the file changed)."""
-    return cached("info", [path], lambda: _read_info(path))
+    when the file or the course's marker changed). The cut-off rule is the course's (``rule`` in the
+    ``abkit-course.toml`` of the course holding ``path``, :func:`abkit.coursefolder.course_rule`)."""
+    from abkit.coursefolder import MARKER, course_rule, find_course
+
+    course = find_course(Path(path).parent)
+    marker = course.root / MARKER if course is not None else None
+    rule = course_rule(course.root) if course is not None else "aima"
+    return cached("info", [path, *([marker] if marker else [])], lambda: _read_info(path, rule, marker),
+                  key=rule)
 
 
-def _read_info(path: Path) -> Course:
+def _read_info(path: Path, course_rule: str = "aima", marker: Path | None = None) -> Course:
     import yaml
 
     from abkit.yamlsafe import parser_problem
@@ -108,9 +115,9 @@ def _read_info(path: Path) -> Course:
         raise InfoError(path, "unreadable", reason=parser_problem(error)) from None
     if not isinstance(data, dict) or not isinstance(data.get("exercises"), list) or not data["exercises"]:
         raise InfoError(path, "exercises")
-    rule = data.get("rule", "aima")
-    if rule not in RULES:
-        raise InfoError(path, "rule", rule=rule)
+    if "rule" in data and data["rule"] != course_rule:  # the course sets the rule; an older info.yaml repeats it
+        raise UsageError("info.rule_conflict", path=str(path), line=_line_of_key(path, "rule"), found=data["rule"],
+                         course=course_rule, marker=str(marker or "abkit-course.toml"))
     limit = data.get("time_limit", 2)
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
         raise InfoError(path, "time_limit", limit=limit)
@@ -122,7 +129,15 @@ def _read_info(path: Path) -> Course:
     if len(set(names)) != len(names):
         raise InfoError(path, "duplicate")
     hidden = data.get("hidden") or {}
-    return Course(RULES[rule], float(limit), exercises, {str(k): int(v) for k, v in hidden.items()}, float(memory))
+    return Course(RULES[course_rule], float(limit), exercises, {str(k): int(v) for k, v in hidden.items()}, float(memory))
+
+
+def _line_of_key(path: Path, key: str) -> int:
+    """The line of the top-level ``key:`` in the YAML file at ``path`` (1 when it is not found on a line of its own)."""
+    import re
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next((n for n, line in enumerate(lines, 1) if re.match(rf"{key}\s*:", line)), 1)
 
 
 def _exercise(path: Path, number: int, entry: object) -> Exercise:

@@ -115,7 +115,7 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
     for path in sorted(folder.public_fixtures.glob("*.yaml")):
         put(f"fixtures/public/{path.name}", source=path)
     put("pyproject.toml", PYPROJECT.format(version=__version__))
-    put(MARKER, marker_text(course_id(folder.root)))
+    put(MARKER, marker_text(course_id(folder.root), folder.rule))
     put("README.md", "\n\n".join(t("release.readme", lang, check=first_check(lang)) for lang in LANGS) + "\n")
     if handouts is not None:
         for path in sorted(Path(handouts).rglob("*")):

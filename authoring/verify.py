@@ -53,6 +53,22 @@ def reference_fields(fixture: Fixture, algorithm: str, block: dict) -> dict[str,
     return got
 
 
+def for_rule(fixture: Fixture, prune_on_equality: bool) -> Fixture:
+    """``fixture`` with its expectations recomputed for the cut-off rule given: every field its ``expected:`` blocks
+    hold, as the reference search gives it under that rule (a course under the other rule than the one the file's
+    block was written, and checked by ``abkit fixtures verify``, for)."""
+    import dataclasses
+
+    if fixture.prune_on_equality == prune_on_equality:
+        return fixture
+    ruled = dataclasses.replace(fixture, prune_on_equality=prune_on_equality, lines={})
+    expected = {}
+    for algorithm, block in fixture.expected.items():
+        got = reference_fields(ruled, algorithm, block)
+        expected[algorithm] = {name: got[name] for name in block}
+    return dataclasses.replace(ruled, expected=expected)
+
+
 def reference_orders(fixture: Fixture, nodes: list) -> dict:
     """What the reference ``ordered_actions`` gives at each of ``nodes`` with the fixture's EVAL."""
     game = fixture.game()
