@@ -124,12 +124,20 @@ def _read_info(path: Path, course_rule: str = "aima", marker: Path | None = None
     memory = data.get("memory_limit", 1024)
     if isinstance(memory, bool) or not isinstance(memory, (int, float)) or memory < 16:
         raise InfoError(path, "memory_limit", limit=memory)
-    exercises = tuple(_exercise(path, k, entry) for k, entry in enumerate(data["exercises"], 1))
+    exercises = tuple(_exercise(path, k, entry, course_rule) for k, entry in enumerate(data["exercises"], 1))
     names = [e.name for e in exercises]
     if len(set(names)) != len(names):
         raise InfoError(path, "duplicate")
     hidden = data.get("hidden") or {}
     return Course(RULES[course_rule], float(limit), exercises, {str(k): int(v) for k, v in hidden.items()}, float(memory))
+
+
+def _ruled(hint: object, rule: str) -> str | None:
+    """A hint as text under the course's ``rule``: a plain hint, or the ``rule`` entry of a hint given per rule
+    (which must give both rules); None when it is neither."""
+    if isinstance(hint, dict):
+        return str(hint[rule]) if set(hint) == set(RULES) and all(isinstance(h, str) for h in hint.values()) else None
+    return None if isinstance(hint, (list, type(None))) else str(hint)
 
 
 def _line_of_key(path: Path, key: str) -> int:
@@ -140,8 +148,9 @@ def _line_of_key(path: Path, key: str) -> int:
     return next((n for n, line in enumerate(lines, 1) if re.match(rf"{key}\s*:", line)), 1)
 
 
-def _exercise(path: Path, number: int, entry: object) -> Exercise:
-    """One entry of ``exercises:``, checked."""
+def _exercise(path: Path, number: int, entry: object, rule: str = "aima") -> Exercise:
+    """One entry of ``exercises:``, checked; a hint that states the cut-off rule is a mapping ``{aima: ..., cs188:
+    ...}``, of which the course's ``rule`` is kept."""
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].isidentifier():
         raise InfoError(path, "name", number=number)
     name = entry["name"]
@@ -150,6 +159,9 @@ def _exercise(path: Path, number: int, entry: object) -> Exercise:
     hints = entry.get("hints") or {}
     if not isinstance(hints, dict) or any(not isinstance(hints.get(lang), list) or not hints[lang] for lang in LANGS) \
             or len({len(hints[lang]) for lang in LANGS}) != 1:
+        raise InfoError(path, "hints", name=name)
+    hints = {lang: [_ruled(hint, rule) for hint in hints[lang]] for lang in LANGS}
+    if any(hint is None for lang in LANGS for hint in hints[lang]):
         raise InfoError(path, "hints", name=name)
     title = entry.get("title") or {}
     if not isinstance(title, dict) or any(not isinstance(title.get(lang), str) for lang in LANGS):
