@@ -155,12 +155,12 @@ def verified_public(folder: Path) -> None:
 
 def public_for_rule(folder: Path, rule: bool) -> list[tuple[str, str]]:
     """The public fixtures as the edition ships them, ``(file name, text)``, all written for the course's cut-off
-    ``rule`` (:func:`studentloop.check.for_course_rule`: the edition holds no solutions to recompute them): one written
+    ``rule`` (:func:`abkit.courserule.for_course_rule`: the edition holds no solutions to recompute them): one written
     for the other rule is left out when its counterpart is there, else its ``expected:`` block is the reference's
     under the course's rule and its ``prune_on_equality`` says so."""
     from abkit.fixture import load_fixtures
 
-    from studentloop.check import for_course_rule
+    from abkit.courserule import for_course_rule
 
     fixtures = load_fixtures([folder]) if folder.is_dir() else []
     out = []

@@ -131,7 +131,6 @@ def mutant_source(mistake: Mistake) -> str:
     return source
 
 
-@per_course
 def rule_words(rule: str | None = None) -> dict[str, str]:
     """The comparisons of the cut-off rule (default: the course's), for the messages that state it: ``ge`` (MAX
     cuts when ``v ge β``) and ``le`` (MIN cuts when ``v le α``)."""
@@ -148,6 +147,7 @@ def pseudocode_line(mistake_id: str, rule: str | None = None) -> str:
     return BY_ID[mistake_id].line.replace("≥", words["ge"]).replace("≤", words["le"])
 
 
+@per_course
 def mutant(mistake_id: str, prune_on_equality: bool = True) -> ModuleType:
     """The mutant of ``mistake_id`` as a module, cutting off under the given rule (or the other, for ``flip_rule``)."""
     mistake = BY_ID[mistake_id]

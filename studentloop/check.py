@@ -32,6 +32,7 @@ from pathlib import Path
 from types import ModuleType
 
 from abkit.cache import cached
+from abkit.courserule import for_course_rule
 from abkit.compare import Finding, compare, compare_counts, compare_order
 from abkit.coursefolder import current_course
 from abkit.expected import expected_counts, expected_trace
@@ -104,43 +105,6 @@ def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
     """The public fixtures under the course's cut-off rule, sorted by file name (:func:`for_course_rule`)."""
     fixtures = load_fixtures([folder], cache=True) if folder.is_dir() else []
     return for_course_rule(fixtures, course.prune_on_equality)
-
-
-def for_course_rule(fixtures: list[Fixture], rule: bool, recompute: bool = True) -> list[Fixture]:
-    """``fixtures`` as tests under the course's cut-off ``rule``: one written for the rule as it is; one written for
-    the other rule replaced by its counterpart (the same tree written for the course's rule) when there is one, else
-    with its expectations recomputed by the reference solutions under the course's rule. The student edition holds
-    no solutions: ``abkit release`` wrote its fixtures for the course's rule, and a fixture written for the other
-    rule is left out there. ``recompute=False``: a fixture to recompute is kept as it is (to count tests: its
-    expectations have the fields the recomputed ones would have; the hidden trees never reach the cache)."""
-    own = {counterpart_key(f) for f in fixtures if f.prune_on_equality == rule}
-    kept = []
-    for fixture in fixtures:
-        if fixture.prune_on_equality == rule:
-            kept.append(fixture)
-        elif counterpart_key(fixture) not in own:
-            ruled = recomputed(fixture, rule) if recompute else fixture
-            kept += [ruled] if ruled is not None else []
-    return kept
-
-
-def counterpart_key(fixture: Fixture) -> str:
-    """What two fixtures share when one is the other written for the other cut-off rule: the same game, tree,
-    position, depth and EVAL."""
-    return repr((fixture.game_name, fixture.tree, fixture.position, fixture.symmetry, fixture.depth,
-                 fixture.weights, fixture.features))
-
-
-def recomputed(fixture: Fixture, rule: bool) -> Fixture | None:
-    """``fixture`` with its expectations for ``rule`` from the course's reference solutions (cached with the files
-    they come from); None where the course holds no solutions (the student edition)."""
-    solutions = current_course().solutions
-    if fixture.path is None or not solutions.is_dir():
-        return None
-    from authoring.verify import for_rule  # the reference: the full kit only
-
-    sources = [fixture.path, *sorted(solutions.glob("*.py"))]
-    return cached("course-rule", sources, lambda: for_rule(fixture, rule), key=repr(rule))
 
 
 def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True) -> list[TestCase]:
