@@ -163,7 +163,9 @@ def _course_rule(path: Path, node: Node | None) -> bool:
         rule, marker = course.rule, course.root / MARKER
     except NoCourse:
         rule, marker = "aima", Path(MARKER)
-    if node is not None and not (isinstance(node, ScalarNode) and scalar(node) == rule):
+    if node is not None and not (isinstance(node, ScalarNode) and scalar(node) in RULES):
+        raise _fail(path, node, "rubric.bad_choice", key="rule", found=describe(node), known=", ".join(RULES))
+    if node is not None and scalar(node) != rule:
         raise _fail(path, node, "rubric.rule_conflict", found=describe(node), course=rule, marker=str(marker))
     return RULES[rule]
 

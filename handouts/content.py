@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.fixture import Fixture
 from abkit.game import CHANCE, MAX
@@ -359,9 +360,12 @@ class Builder(_Figures, _Exercises):
         self.pages = {"exercise": 0, "answer": 0}
         #: whether this is the first pass, which only numbers figures and tables; steppers added so far
         self.numbering, self.steppers = numbers is None, 0
+        #: the course's cut-off rule: a text stating it has a twin ``KEY_cs188`` used under CS188's
+        self.rule = current_course().rule
 
     def w(self, key: str, **params: Any) -> str:
-        """The text of ``key`` in this language, placeholders filled (Korean particles agreeing: ``{v:을}``),
+        """The text of ``key`` (``KEY_cs188`` instead where the course's rule is CS188's and that text exists) in
+        this language, placeholders filled (Korean particles agreeing: ``{v:을}``),
         citations resolved, and the facts of the block being built at hand. The braces of inline markup
         (``b^{d}``, ``f_{1}``) are not placeholders."""
         kept: list[str] = []
@@ -370,7 +374,8 @@ class Builder(_Figures, _Exercises):
             kept.append(match.group())
             return f"\0{len(kept) - 1}\0"
 
-        text = fill(MARKUP.sub(keep, self.words[key]), self.lang, {**self.refs, **self.context, **params})
+        ruled = f"{key}_{self.rule}"
+        text = fill(MARKUP.sub(keep, self.words[ruled if ruled in self.words else key]), self.lang, {**self.refs, **self.context, **params})
         return KEPT.sub(lambda m: kept[int(m.group(1))], text)
 
     def caption(self, key: str, label: str, **params: Any) -> str:

@@ -13,6 +13,7 @@ from abkit.coursefolder import MARKER, chosen_course, copy_course, course_rule
 from abkit.errors import UsageError
 from abkit.info import load_info
 from abkit.loading import KIT_ROOT
+from helpers import course_under
 
 EXERCISES = ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering")
 #: the solutions' cut-off tests, and what a student writes for each rule (hand-written: the strict comparisons are
@@ -210,3 +211,23 @@ def test_the_courses_rule_is_the_one_code_is_held_to(abkit, tmp_path, rule, othe
                (out / "students" / rule / "feedback.md").read_text(encoding="utf-8")]
     for text in written:
         assert not any(word in text for word in never), [w for w in never if w in text]
+
+
+# -- handouts ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("rule, says, never", [
+    ("cs188", {"en": ["This course uses the CS188 rule", "cut when v > β (MAX) and v < α (MIN)"],
+               "ko": ["이 과목은 CS188 규칙을 따릅니다", "v > β(MAX)와 v < α(MIN)일 때만 가지치기"]},
+     ["The kit follows AIMA", "키트는 AIMA를 따릅니다", "cut when v ≥ β (MAX)", "v ≥ β(MAX)와"]),
+    ("aima", {"en": ["The kit follows AIMA", "cut when v ≥ β (MAX) and v ≤ α (MIN)"],
+              "ko": ["키트는 AIMA를 따릅니다", "v ≥ β(MAX)와 v ≤ α(MIN)일 때 가지치기"]},
+     ["This course uses the CS188 rule", "이 과목은 CS188 규칙을", "v > β (MAX)", "v > β(MAX)"])])
+def test_the_handouts_state_the_courses_rule(tmp_path, rule, says, never):
+    from handouts.content import build_document
+
+    with course_under(rule, tmp_path / "course"):
+        for lang in ("en", "ko"):
+            document = build_document(lang, "handout")
+            text = "\n".join(b.get("text", "") for s in document.sections for b in s.blocks)
+            assert all(words in text for words in says[lang]), lang
+            assert not any(words in text for words in never), lang
