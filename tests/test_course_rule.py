@@ -144,22 +144,25 @@ def test_info_naming_another_rule_is_refused_at_its_line(abkit, tmp_path):
 
 # -- public tests under either rule ----------------------------------------------
 
-def test_the_public_tests_are_as_many_under_cs188_as_under_aima(course):
+def test_the_editions_public_tests_are_as_many_under_cs188_as_under_aima(abkit, tmp_path):
+    """Counted in the student edition (no solutions: what the students' check runs) of the course under each rule,
+    and in the course folder itself (its solutions recompute what the files do not hold)."""
     from studentloop.check import course_fixtures, test_cases
 
     counts = {}
-    try:
-        for rule in ("aima", "cs188"):
-            switched(course, rule)
-            with chosen_course(course):
-                info = load_info(course / "exercises" / "info.yaml")
-                fixtures = course_fixtures(info, course / "fixtures" / "public")
-                counts[rule] = {e.name: len(test_cases(e, fixtures)) for e in info.exercises}
-                assert all(f.prune_on_equality == (rule == "aima") for f in fixtures)
-    finally:
-        switched(course, "aima")
+    for rule in ("aima", "cs188"):
+        with course_under(rule, tmp_path / f"course-{rule}") as folder:
+            assert abkit("release", "student", "--out", tmp_path / f"ed-{rule}", "--lang", "en").status == 0
+        for where in (tmp_path / f"ed-{rule}", folder):
+            with chosen_course(where):
+                info = load_info(where / "exercises" / "info.yaml")
+                fixtures = course_fixtures(info, where / "fixtures" / "public")
+                counts[rule, where.name[:2]] = {e.name: len(test_cases(e, fixtures)) for e in info.exercises}
+            assert all(f.prune_on_equality == (rule == "aima") for f in fixtures)
     for name in EXERCISES:
-        assert counts["cs188"][name] >= counts["aima"][name] > 0, (name, counts)
+        for where in ("ed", "co"):
+            assert counts["cs188", where][name] >= counts["aima", where][name] > 0, (name, counts)
+    assert counts["cs188", "ed"] == counts["cs188", "co"] and counts["aima", "ed"] == counts["aima", "co"]
 
 
 # -- switching the course: check, grade, messages --------------------------------
@@ -231,3 +234,31 @@ def test_the_handouts_state_the_courses_rule(tmp_path, rule, says, never):
             text = "\n".join(b.get("text", "") for s in document.sections for b in s.blocks)
             assert all(words in text for words in says[lang]), lang
             assert not any(words in text for words in never), lang
+
+
+def test_the_gradescope_bundle_carries_the_courses_rule(tmp_path):
+    import zipfile
+
+    from grader.gradescope import export_bundle
+
+    with course_under("cs188", tmp_path / "course"):
+        export_bundle(tmp_path / "bundle.zip")
+    with zipfile.ZipFile(tmp_path / "bundle.zip") as bundle:
+        assert 'rule = "cs188"' in bundle.read(MARKER).decode("utf-8").splitlines()
+
+
+def test_the_stubs_state_the_courses_comparison(abkit, tmp_path):
+    from authoring.stubs import make_stub
+
+    source = (KIT_ROOT / "solutions" / "alphabeta.py").read_text(encoding="utf-8")
+    strict, plain = make_stub(source, rule="cs188"), make_stub(source, rule="aima")
+    assert strict.count("if v > beta then return v") == strict.count("if v < alpha then return v") == 1
+    assert ">= beta" not in strict and "<= alpha" not in strict
+    assert plain.count("if v >= beta then return v") == plain.count("if v <= alpha then return v") == 1
+    with course_under("cs188", tmp_path / "course") as folder:  # switched by one line: the AIMA stubs are stale
+        run = abkit("stubs", "--check", "--lang", "en")
+        assert run.status == 1 and "5 stubs checked, 3 out of date." in run.out
+        assert abkit("stubs", "--lang", "en").status == 0
+        assert abkit("stubs", "--check", "--lang", "en").status == 0
+        text = (folder / "exercises" / "ordering.py").read_text(encoding="utf-8")
+        assert "if v > beta then return v" in text and "if v < alpha then return v" in text
