@@ -234,6 +234,12 @@ def test_the_handouts_state_the_courses_rule(tmp_path, rule, says, never):
             text = "\n".join(b.get("text", "") for s in document.sections for b in s.blocks)
             assert all(words in text for words in says[lang]), lang
             assert not any(words in text for words in never), lang
+            rules = "\n".join(b.get("text", "") + "\n".join(b.get("items", [])) for s in document.sections
+                              if s.id in ("alphabeta", "cutoff") for b in s.blocks)  # the pseudocode and its rules
+            ge, le = ("≥", "≤") if rule == "aima" else (">", "<")
+            assert rules.count(f"if v {ge} β then return v") == 2 and f"if v {le} α then return v" in rules, lang
+            other = ("v ≥ β", "v ≤ α") if rule == "cs188" else ("if v > β then", "if v < α then")
+            assert not any(words in rules for words in other), lang
 
 
 def test_the_gradescope_bundle_carries_the_courses_rule(tmp_path):
