@@ -79,6 +79,16 @@ class CourseFolder:
         old = self.root / "grader" / "rubric.yaml"
         return old if not new.is_file() and old.is_file() else new
 
+    @property
+    def rule(self) -> str:
+        """The course's cut-off rule, ``"aima"`` or ``"cs188"`` (:func:`course_rule`)."""
+        return course_rule(self.root)
+
+    @property
+    def prune_on_equality(self) -> bool:
+        """True under the AIMA rule (cut when ``v >= beta`` / ``v <= alpha``), False under CS188's (strict)."""
+        return self.rule == "aima"
+
     def secrets(self) -> list[Path]:
         """What a student's process must never read: the hidden fixtures and the solutions."""
         return [self.hidden_fixtures, self.solutions]
@@ -142,11 +152,47 @@ def current_course() -> CourseFolder:
     return found
 
 
-def marker_text(course_id: str | None = None) -> str:
+def marker_text(course_id: str | None = None, rule: str = "aima") -> str:
     """The marker file's contents for a course made by this kit (``course_id``: the course's name, which hand-ins
-    carry; see :func:`course_id`)."""
+    carry; see :func:`course_id`; ``rule``: the course's cut-off rule, :func:`course_rule`)."""
     text = f'# an abkit course folder: the commands work on the folder holding this file\nkit_version = "{__version__}"\n'
-    return text + (f'course_id = "{course_id}"\n' if course_id else "")
+    text += (f'course_id = "{course_id}"\n' if course_id else "")
+    return text + RULE_COMMENT + f'rule = "{rule}"\n'
+
+
+#: the course's cut-off rules (``rule = ...`` in the marker); the first is the default
+RULES = ("aima", "cs188")
+RULE_COMMENT = ("# the cut-off rule of the whole course (grading, abkit check, stubs, messages, handouts):\n"
+                "# aima: MAX-VALUE returns when v >= beta, MIN-VALUE when v <= alpha; cs188: only when v > beta / v < alpha\n")
+_RULE_LINE = r'^rule\s*=\s*(.*?)\s*$'
+_RULE_VALUE = r'^("([^"\\]*)"|\'([^\']*)\')\s*(#.*)?$'
+
+
+def course_rule(root: Path) -> str:
+    """The cut-off rule the course at ``root`` names in its marker (``rule = "aima"`` or ``"cs188"``, a top-level
+    key), ``"aima"`` when it names none; :class:`~abkit.errors.UsageError` naming the file and line when the value is
+    not one of :data:`RULES` or the key is given twice."""
+    from .errors import UsageError  # here: setup.py imports this module where PyYAML (abkit.i18n's) is not installed
+
+    path = Path(root) / MARKER
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return RULES[0]  # an unreadable marker is no course: finding the course says so
+    found: str | None = None
+    for number, line in enumerate(lines, 1):
+        if line.lstrip().startswith("["):  # a table: the keys below it are not the course's top-level ones
+            break
+        key = re.match(_RULE_LINE, line.strip())
+        if key is None:
+            continue
+        value = re.match(_RULE_VALUE, key.group(1))
+        name = value and (value.group(2) if value.group(2) is not None else value.group(3))
+        if name not in RULES or found is not None:
+            raise UsageError("course.bad_rule" if found is None else "course.rule_twice", path=str(path),
+                             line=number, found=key.group(1), known=", ".join(f'"{r}"' for r in RULES))
+        found = name
+    return found or RULES[0]
 
 
 _COURSE_ID = r'^course_id\s*=\s*"([A-Za-z0-9._-]{1,80})"\s*$'  # compiled when first read, not at every start
@@ -206,7 +252,7 @@ def copy_course(source: Path, target: Path) -> list[Path]:
             shutil.copytree(source / part, target / part, ignore=data_only if part in CODE_BESIDE else ignore,
                             dirs_exist_ok=True)
     shutil.copyfile(CourseFolder(source).rubric, target / "rubric.yaml")
-    (target / MARKER).write_text(marker_text(), encoding="utf-8")
+    (target / MARKER).write_text(marker_text(rule=course_rule(source)), encoding="utf-8")
     return sorted(p for p in target.rglob("*") if p.is_file())
 
 

@@ -91,11 +91,18 @@ class Course:
 
 def load_info(path: Path) -> Course:
     """Read and check ``info.yaml`` at ``path`` (through the kit's cache, :mod:`abkit.cache`: parsed again only
-    when the file changed)."""
-    return cached("info", [path], lambda: _read_info(path))
+    when the file or the course's marker changed). The cut-off rule is the course's (``rule`` in the
+    ``abkit-course.toml`` of the course holding ``path``, :func:`abkit.coursefolder.course_rule`)."""
+    from abkit.coursefolder import MARKER, course_rule, find_course
+
+    course = find_course(Path(path).parent)
+    marker = course.root / MARKER if course is not None else None
+    rule = course_rule(course.root) if course is not None else "aima"
+    return cached("info", [path, *([marker] if marker else [])], lambda: _read_info(path, rule, marker),
+                  key=rule)
 
 
-def _read_info(path: Path) -> Course:
+def _read_info(path: Path, course_rule: str = "aima", marker: Path | None = None) -> Course:
     import yaml
 
     from abkit.yamlsafe import parser_problem
@@ -108,25 +115,42 @@ def _read_info(path: Path) -> Course:
         raise InfoError(path, "unreadable", reason=parser_problem(error)) from None
     if not isinstance(data, dict) or not isinstance(data.get("exercises"), list) or not data["exercises"]:
         raise InfoError(path, "exercises")
-    rule = data.get("rule", "aima")
-    if rule not in RULES:
-        raise InfoError(path, "rule", rule=rule)
+    if "rule" in data and data["rule"] != course_rule:  # the course sets the rule; an older info.yaml repeats it
+        raise UsageError("info.rule_conflict", path=str(path), line=_line_of_key(path, "rule"), found=data["rule"],
+                         course=course_rule, marker=str(marker or "abkit-course.toml"))
     limit = data.get("time_limit", 2)
     if isinstance(limit, bool) or not isinstance(limit, (int, float)) or limit <= 0:
         raise InfoError(path, "time_limit", limit=limit)
     memory = data.get("memory_limit", 1024)
     if isinstance(memory, bool) or not isinstance(memory, (int, float)) or memory < 16:
         raise InfoError(path, "memory_limit", limit=memory)
-    exercises = tuple(_exercise(path, k, entry) for k, entry in enumerate(data["exercises"], 1))
+    exercises = tuple(_exercise(path, k, entry, course_rule) for k, entry in enumerate(data["exercises"], 1))
     names = [e.name for e in exercises]
     if len(set(names)) != len(names):
         raise InfoError(path, "duplicate")
     hidden = data.get("hidden") or {}
-    return Course(RULES[rule], float(limit), exercises, {str(k): int(v) for k, v in hidden.items()}, float(memory))
+    return Course(RULES[course_rule], float(limit), exercises, {str(k): int(v) for k, v in hidden.items()}, float(memory))
 
 
-def _exercise(path: Path, number: int, entry: object) -> Exercise:
-    """One entry of ``exercises:``, checked."""
+def _ruled(hint: object, rule: str) -> str | None:
+    """A hint as text under the course's ``rule``: a plain hint, or the ``rule`` entry of a hint given per rule
+    (which must give both rules); None when it is neither."""
+    if isinstance(hint, dict):
+        return str(hint[rule]) if set(hint) == set(RULES) and all(isinstance(h, str) for h in hint.values()) else None
+    return None if isinstance(hint, (list, type(None))) else str(hint)
+
+
+def _line_of_key(path: Path, key: str) -> int:
+    """The line of the top-level ``key:`` in the YAML file at ``path`` (1 when it is not found on a line of its own)."""
+    import re
+
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return next((n for n, line in enumerate(lines, 1) if re.match(rf"{key}\s*:", line)), 1)
+
+
+def _exercise(path: Path, number: int, entry: object, rule: str = "aima") -> Exercise:
+    """One entry of ``exercises:``, checked; a hint that states the cut-off rule is a mapping ``{aima: ..., cs188:
+    ...}``, of which the course's ``rule`` is kept."""
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].isidentifier():
         raise InfoError(path, "name", number=number)
     name = entry["name"]
@@ -135,6 +159,9 @@ def _exercise(path: Path, number: int, entry: object) -> Exercise:
     hints = entry.get("hints") or {}
     if not isinstance(hints, dict) or any(not isinstance(hints.get(lang), list) or not hints[lang] for lang in LANGS) \
             or len({len(hints[lang]) for lang in LANGS}) != 1:
+        raise InfoError(path, "hints", name=name)
+    hints = {lang: [_ruled(hint, rule) for hint in hints[lang]] for lang in LANGS}
+    if any(hint is None for lang in LANGS for hint in hints[lang]):
         raise InfoError(path, "hints", name=name)
     title = entry.get("title") or {}
     if not isinstance(title, dict) or any(not isinstance(title.get(lang), str) for lang in LANGS):

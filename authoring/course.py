@@ -6,7 +6,7 @@ import re
 import secrets
 from pathlib import Path
 
-from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course, default_course,
+from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course, course_rule, default_course,
                                 marker_text)
 from abkit.errors import UsageError, writable_folder
 from abkit.i18n import os_problem
@@ -30,7 +30,7 @@ def init_course(folder: Path, seed: int | None = None) -> list[Path]:
     try:
         copy_course(default_course(), folder)
         (folder / "README.md").write_text(README.read_text(encoding="utf-8"), encoding="utf-8")
-        (folder / MARKER).write_text(marker_text(new_course_id(folder)), encoding="utf-8")
+        (folder / MARKER).write_text(marker_text(new_course_id(folder), course_rule(default_course())), encoding="utf-8")
         if seed is not None and CourseFolder(folder).hidden_fixtures.is_dir():
             with chosen_course(folder):
                 redraw_hidden(seed)

@@ -23,6 +23,7 @@ from abkit.errors import UsageError, writable_folder
 from abkit.i18n import LANGS, t
 from abkit.info import load_info
 
+from authoring.stubs import for_rule
 from studentloop.check import hidden_count
 
 #: the kit's packages the student edition ships whole (their Python files, data and assets)
@@ -104,7 +105,7 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
         put(f"grader/{name}", source=kit / "grader" / name)
     put("grader/cli.py", student_cli((kit / "grader" / "cli.py").read_text(encoding="utf-8")))
     for exercise in course.exercises:
-        put(f"exercises/{exercise.file}", source=exercises / exercise.file)
+        put(f"exercises/{exercise.file}", for_rule((exercises / exercise.file).read_text(encoding="utf-8"), folder.rule))
     for name in EXERCISE_FILES:
         text = (exercises / name).read_text(encoding="utf-8")
         put(f"exercises/{name}", text.split(MAINTAINERS)[0].rstrip() + "\n" if MAINTAINERS in text else text)
@@ -112,10 +113,10 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
     info = (exercises / "info.yaml").read_text(encoding="utf-8").rstrip("\n")
     put("exercises/info.yaml", info + "\n# written by abkit release: how many hidden trees grading adds\nhidden:\n"
         + "".join(f"  {name}: {count}\n" for name, count in counts.items()))
-    for path in sorted(folder.public_fixtures.glob("*.yaml")):
-        put(f"fixtures/public/{path.name}", source=path)
+    for name, text in public_for_rule(folder.public_fixtures, folder.prune_on_equality):
+        put(f"fixtures/public/{name}", text)
     put("pyproject.toml", PYPROJECT.format(version=__version__))
-    put(MARKER, marker_text(course_id(folder.root)))
+    put(MARKER, marker_text(course_id(folder.root), folder.rule))
     put("README.md", "\n\n".join(t("release.readme", lang, check=first_check(lang)) for lang in LANGS) + "\n")
     if handouts is not None:
         for path in sorted(Path(handouts).rglob("*")):
@@ -150,6 +151,45 @@ def verified_public(folder: Path) -> None:
         for d in verify_fixture(fixture):
             raise UsageError("release.disagrees", path=d.path, line=d.line, field=d.field,
                              expected=json.dumps(d.expected, ensure_ascii=False), got=json.dumps(d.got, ensure_ascii=False))
+
+
+def public_for_rule(folder: Path, rule: bool) -> list[tuple[str, str]]:
+    """The public fixtures as the edition ships them, ``(file name, text)``, all written for the course's cut-off
+    ``rule`` (:func:`abkit.courserule.for_course_rule`: the edition holds no solutions to recompute them): one written
+    for the other rule is left out when its counterpart is there, else its ``expected:`` block is the reference's
+    under the course's rule and its ``prune_on_equality`` says so."""
+    from abkit.fixture import load_fixtures
+
+    from abkit.courserule import for_course_rule
+
+    fixtures = load_fixtures([folder]) if folder.is_dir() else []
+    out = []
+    for fixture in for_course_rule(fixtures, rule):
+        text = fixture.path.read_text(encoding="utf-8")
+        if fixture.prune_on_equality != _written_rule(text):
+            text = _rewritten(text, fixture)
+        out.append((fixture.path.name, text))
+    return out
+
+
+def _written_rule(text: str) -> bool:
+    found = re.search(r"^prune_on_equality:\s*(\S+)", text, re.M)
+    return found is None or found.group(1).lower() in ("true", "yes", "on")
+
+
+def _rewritten(text: str, fixture) -> str:
+    """The fixture file ``text`` with ``prune_on_equality`` and the ``expected:`` block of ``fixture`` (recomputed)."""
+    import yaml
+
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if re.match(r"expected\s*:", line))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i][:1] not in ("", " ", "#", "\t")), len(lines))
+    block = yaml.safe_dump({"expected": fixture.expected}, sort_keys=False, allow_unicode=True,
+                           default_flow_style=None, width=120).splitlines()
+    lines = [line for line in lines[:start] if not line.startswith("prune_on_equality:")]
+    rule = "true" if fixture.prune_on_equality else "false"
+    note = "# written by abkit release: the expectations under the course's cut-off rule"
+    return "\n".join([*lines, f"prune_on_equality: {rule}", note, *block, *text.splitlines()[end:]]) + "\n"
 
 
 def first_check(lang: str) -> str:

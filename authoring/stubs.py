@@ -34,14 +34,29 @@ EXAMPLE = """\
 >>> game.to_move("A"), game.actions("A"), game.result("A", "B"), game.to_move("B"), game.terminal_test("B1"), game.utility("B1")
 ('MAX', ['B', 'C'], 'B', 'MIN', True, 3)"""
 _DEF = re.compile(r"^(\s*)def\s+(\w+)\s*\(")
+#: the pseudocode's cut-off tests, as the docstrings write them (either rule's comparison)
+_CUT_TESTS = (re.compile(r"(if v )(>=|>)( beta then return v)"), re.compile(r"(if v )(<=|<)( alpha then return v)"))
 
 
 class MarkerError(ValueError):
     """A solution whose ``BEGIN SOLUTION`` / ``END SOLUTION`` markers do not pair up."""
 
 
-def make_stub(source: str, header: list[str] | None = None, todo: list[str] | None = None) -> str:
-    """The stub for solution ``source``: marked blocks replaced, module docstring rewritten.
+def for_rule(text: str, rule: str) -> str:
+    """``text`` with the pseudocode's cut-off tests written for the course's ``rule``: ``if v >= beta then return v``
+    and ``if v <= alpha then return v`` under AIMA's, ``v > beta`` and ``v < alpha`` under CS188's.
+
+    >>> for_rule("        if v >= beta then return v", "cs188"), for_rule("if v < alpha then return v", "aima")
+    ('        if v > beta then return v', 'if v <= alpha then return v')
+    """
+    strict = rule != "aima"
+    text = _CUT_TESTS[0].sub(lambda m: m.group(1) + (">" if strict else ">=") + m.group(3), text)
+    return _CUT_TESTS[1].sub(lambda m: m.group(1) + ("<" if strict else "<=") + m.group(3), text)
+
+
+def make_stub(source: str, header: list[str] | None = None, todo: list[str] | None = None, rule: str = "aima") -> str:
+    """The stub for solution ``source``: marked blocks replaced, module docstring rewritten, the pseudocode's
+    cut-off tests written for the course's ``rule`` (:func:`for_rule`).
 
     ``header``: the lines that replace the module docstring's body; ``todo``: the
     comment lines put where each function's solution was (``{function}`` is
@@ -51,7 +66,7 @@ def make_stub(source: str, header: list[str] | None = None, todo: list[str] | No
                                                  *(t("stubs.game", lang) for lang in LANGS), EXAMPLE]
     todo = todo if todo is not None else [t("stubs.todo", lang) for lang in LANGS]
     lines = _replace_blocks(source.splitlines(), todo)
-    return _squeeze_blank_lines(_rewrite_docstring(lines, header))
+    return for_rule(_squeeze_blank_lines(_rewrite_docstring(lines, header)), rule)
 
 
 def _replace_blocks(lines: list[str], todo: list[str]) -> list[str]:
@@ -105,9 +120,10 @@ def _squeeze_blank_lines(lines: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-def stub_pairs(solutions: Path, exercises: Path, names: list[str]) -> list[tuple[Path, str]]:
-    """For each exercise name: its stub's path and the text the generator writes there."""
-    return [(exercises / f"{n}.py", make_stub((solutions / f"{n}.py").read_text(encoding="utf-8"))) for n in names]
+def stub_pairs(solutions: Path, exercises: Path, names: list[str], rule: str = "aima") -> list[tuple[Path, str]]:
+    """For each exercise name: its stub's path and the text the generator writes there under the course's ``rule``."""
+    return [(exercises / f"{n}.py", make_stub((solutions / f"{n}.py").read_text(encoding="utf-8"), rule=rule))
+            for n in names]
 
 
 def drifted(pairs: list[tuple[Path, str]]) -> list[Path]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from abkit.fixture import Fixture
-from abkit.reference import reference, reference_trace
+from abkit.reference import reference_fields
 
 
 @dataclass(frozen=True)
@@ -39,22 +39,3 @@ def verify_fixture(fixture: Fixture) -> list[Disagreement]:
                 key = f"expected.{algorithm}.{name}"
                 found.append(Disagreement(str(fixture.path), fixture.lines.get(key, 1), key, want, got[name]))
     return found
-
-
-def reference_fields(fixture: Fixture, algorithm: str, block: dict) -> dict[str, Any]:
-    """Every field an ``expected.<algorithm>`` block may hold, as the reference search gives it on ``fixture``
-    (``orders``: at the nodes ``block`` lists)."""
-    game = fixture.game()
-    trace = reference_trace(game, fixture.root, algorithm, fixture.prune_on_equality,
-                            **fixture.search_params(algorithm, game))
-    got = trace.summary(fixture.tree) | {"windows": trace.windows(), "leaves": len(trace.evaluated)}
-    if "orders" in block:
-        got["orders"] = reference_orders(fixture, list(block["orders"]))
-    return got
-
-
-def reference_orders(fixture: Fixture, nodes: list) -> dict:
-    """What the reference ``ordered_actions`` gives at each of ``nodes`` with the fixture's EVAL."""
-    game = fixture.game()
-    eval_fn = fixture.search_params("ordering", game)["eval_fn"]
-    return {node: reference("ordering").ordered_actions(game, node, eval_fn) for node in nodes}

@@ -80,7 +80,7 @@ def export_bundle(out: Path, rubric_path: Path | None = None, lang: str = "en") 
                 if "__pycache__" not in path.parts and path.is_file():
                     files[path.relative_to(root).as_posix()] = path.read_bytes()
     files["grader/rubric.yaml"] = rubric.text.encode("utf-8")
-    files[MARKER] = marker_text(course_id(course)).encode("utf-8")
+    files[MARKER] = marker_text(course_id(course), rubric.rule).encode("utf-8")  # the course's rule goes along
     project = KIT_CODE / "pyproject.toml"
     files["pyproject.toml"] = project.read_bytes() if project.is_file() else PYPROJECT.encode("utf-8")
     readme = KIT_CODE / "README.md"

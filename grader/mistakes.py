@@ -131,6 +131,22 @@ def mutant_source(mistake: Mistake) -> str:
     return source
 
 
+def rule_words(rule: str | None = None) -> dict[str, str]:
+    """The comparisons of the cut-off rule (default: the course's), for the messages that state it: ``ge`` (MAX
+    cuts when ``v ge β``) and ``le`` (MIN cuts when ``v le α``)."""
+    if rule is None:
+        from abkit.coursefolder import current_course
+
+        rule = current_course().rule
+    return {"ge": "≥", "le": "≤"} if rule == "aima" else {"ge": ">", "le": "<"}
+
+
+def pseudocode_line(mistake_id: str, rule: str | None = None) -> str:
+    """The pseudocode line a mistake points at, with the cut-off rule's comparisons (default: the course's)."""
+    words = rule_words(rule)
+    return BY_ID[mistake_id].line.replace("≥", words["ge"]).replace("≤", words["le"])
+
+
 @per_course
 def mutant(mistake_id: str, prune_on_equality: bool = True) -> ModuleType:
     """The mutant of ``mistake_id`` as a module, cutting off under the given rule (or the other, for ``flip_rule``)."""

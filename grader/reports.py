@@ -33,7 +33,7 @@ from abkit.textree import UNICODE
 from grader.grades import ExerciseGrade, StudentGrade
 from grader.handin import handin_cell, handin_summary
 from grader.judgement import TestGrade
-from grader.mistakes import BY_ID
+from grader.mistakes import pseudocode_line, rule_words
 from grader.rubric import Rubric
 from grader.running import AHEAD
 from grader.safetext import csv_cell, markdown, terminal
@@ -138,7 +138,7 @@ def _overview(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
 
 
 def _mistake_line(mistake_id: str, lang: str) -> str:
-    return t("grade.report.mistake", lang, name=t(f"mistake.{mistake_id}.name", lang))
+    return t("grade.report.mistake", lang, name=t(f"mistake.{mistake_id}.name", lang, **rule_words()))
 
 
 def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str, pages: dict[str, str] | None = None) -> str:
@@ -185,9 +185,8 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
                  for c, (p, n) in exercise.categories.items() if n]
         out += ["", " · ".join(parts)]
     for mistake_id in exercise.mistakes:
-        mistake = BY_ID[mistake_id]
-        out += ["", f"### {_mistake_line(mistake_id, lang)}", "", t(f"mistake.{mistake_id}.why", lang), "",
-                t("grade.feedback.pseudocode", lang, line=mistake.line)]
+        out += ["", f"### {_mistake_line(mistake_id, lang)}", "", t(f"mistake.{mistake_id}.why", lang, **rule_words()), "",
+                t("grade.feedback.pseudocode", lang, line=pseudocode_line(mistake_id))]
     failed = [tg for tg in exercise.tests if not tg.result.passed and not tg.not_run]
     failed.sort(key=lambda tg: not _shown(tg, visibility))  # the tests described in full come first
     not_run = sum(1 for tg in exercise.tests if tg.not_run)
@@ -374,7 +373,7 @@ def issue_text(issue: str, lang: str) -> str:
     kind no phrase is written for (a finding added later) reads as a failed test, never as its message key."""
     kind, _, name = issue.partition(":")
     if kind == "mistake":
-        return t(f"mistake.{name}.name", lang)
+        return t(f"mistake.{name}.name", lang, **rule_words())
     key = f"grade.issue.{kind}.{name}"
     return t(key if key in catalogue(DEFAULT_LANG) else "grade.issue.kind.other", lang)
 

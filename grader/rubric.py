@@ -1,4 +1,4 @@
-"""The grading rubric (``grader/rubric.yaml`` by default): points, the cut-off rule, the random trees.
+"""The grading rubric (``grader/rubric.yaml`` by default): points, the random trees (the cut-off rule is the course's).
 
 Read with the kit's safe YAML reader, so a mistake is reported as
 ``path:line: what is wrong`` (:class:`RubricError`) and the batch never starts.
@@ -39,7 +39,7 @@ class Rubric:
     """What is graded and how much it weighs.
 
     points: exercise -> category -> points (only categories worth something).
-    prune_on_equality: the course's cut-off rule (True: AIMA). sources: fixture folders used.
+    prune_on_equality: the course's cut-off rule (True: AIMA), from its ``abkit-course.toml``. sources: fixture folders used.
     random_trees: count, branching, depth, min, max. direct_tests: direct calls per exercise.
     visibility: test source -> Gradescope visibility. text: the file's text (part of a grade's fingerprint).
     step_pages: per exercise, how many failing visible tests get a step-through page (``None``: all of them).
@@ -130,11 +130,7 @@ def _read(doc: Node | None, path: Path, text: str) -> Rubric:
     if "exercises" not in items:
         raise _fail(path, doc, "rubric.missing", key="exercises")
     options: dict = {"path": str(path), "text": text, "points": _points(path, items["exercises"][1])}
-    if "rule" in items:
-        node = items["rule"][1]
-        if not isinstance(node, ScalarNode) or scalar(node) not in RULES:
-            raise _fail(path, node, "rubric.bad_choice", key="rule", found=describe(node), known=", ".join(RULES))
-        options["prune_on_equality"] = RULES[scalar(node)]
+    options["prune_on_equality"] = _course_rule(path, items.get("rule", (None, None))[1])
     if "fixtures" in items:
         node = items["fixtures"][1]
         names = [scalar(n) if isinstance(n, ScalarNode) else None for n in getattr(node, "value", [])]
@@ -154,6 +150,24 @@ def _read(doc: Node | None, path: Path, text: str) -> Rubric:
         node = items["step_pages"][1]
         options["step_pages"] = None if isinstance(node, ScalarNode) and scalar(node) == ALL else _int(path, node, 0, 1000)
     return Rubric(**options)
+
+
+def _course_rule(path: Path, node: Node | None) -> bool:
+    """The course's cut-off rule (``rule`` in its ``abkit-course.toml``, :func:`abkit.coursefolder.course_rule`) as
+    ``prune_on_equality``. A rubric's own ``rule:`` (older rubrics held one) is accepted when it names the course's
+    rule and refused at its line when it names another: the course sets the rule in one place."""
+    from abkit.coursefolder import MARKER, NoCourse, current_course
+
+    try:
+        course = current_course()
+        rule, marker = course.rule, course.root / MARKER
+    except NoCourse:
+        rule, marker = "aima", Path(MARKER)
+    if node is not None and not (isinstance(node, ScalarNode) and scalar(node) in RULES):
+        raise _fail(path, node, "rubric.bad_choice", key="rule", found=describe(node), known=", ".join(RULES))
+    if node is not None and scalar(node) != rule:
+        raise _fail(path, node, "rubric.rule_conflict", found=describe(node), course=rule, marker=str(marker))
+    return RULES[rule]
 
 
 def _points(path: Path, node: Node) -> dict[str, dict[str, float]]:

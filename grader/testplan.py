@@ -1,7 +1,8 @@
 """Grading, stage 1: the tests for a student.
 
-A :class:`TestPlan` is built once per batch from the rubric and the course's fixtures: the tests every student
-shares (public and hidden fixtures, direct MAX-VALUE / MIN-VALUE calls on their subtrees), each with the
+A :class:`TestPlan` is built once per batch from the rubric and the course's fixtures (a fixture written for the
+other cut-off rule than the course's replaced by its counterpart where there is one,
+:func:`abkit.courserule.for_course_rule`): the tests every student shares (public and hidden fixtures, direct MAX-VALUE / MIN-VALUE calls on their subtrees), each with the
 reference's outcome under the course's rule (:meth:`TestPlan.expected`); :meth:`TestPlan.tests_for` adds a
 student's own seeded random trees and played games. A :class:`Test` is plain data: what the student's process is
 sent (:attr:`Test.request`) and nothing of the expected answer.
@@ -34,6 +35,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from abkit.coursefolder import current_course
+from abkit.courserule import for_course_rule
 from abkit.fixture import Fixture, fixture_paths, load_fixture, unique_ids
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
@@ -175,8 +177,8 @@ class TestPlan:
         self.rubric, self.seed = rubric, seed
         self.rule = rubric.prune_on_equality
         self.fixtures = [(source, fx) for source in rubric.sources  # a test's name holds its source and tree's id
-                         for fx in unique_ids([load_fixture(p) for p in
-                                               _fixture_files(getattr(current_course(), SOURCE_FOLDERS[source]))])
+                         for fx in for_course_rule(unique_ids([load_fixture(p) for p in _fixture_files(
+                             getattr(current_course(), SOURCE_FOLDERS[source]))]), self.rule, recompute=False)
                          if any(fits(EXERCISES[e], fx) for e in rubric.points)]
         self._expected: dict[str, Trace] = {}
         self.shared = {exercise: [x for x in self._fixture_tests(exercise) if self._usable(x)]

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.fixture import Fixture
 from abkit.game import CHANCE, MAX
@@ -359,9 +360,12 @@ class Builder(_Figures, _Exercises):
         self.pages = {"exercise": 0, "answer": 0}
         #: whether this is the first pass, which only numbers figures and tables; steppers added so far
         self.numbering, self.steppers = numbers is None, 0
+        #: the course's cut-off rule: a text stating it has a twin ``KEY_cs188`` used under CS188's
+        self.rule = current_course().rule
 
     def w(self, key: str, **params: Any) -> str:
-        """The text of ``key`` in this language, placeholders filled (Korean particles agreeing: ``{v:을}``),
+        """The text of ``key`` (``KEY_cs188`` instead where the course's rule is CS188's and that text exists) in
+        this language, placeholders filled (Korean particles agreeing: ``{v:을}``),
         citations resolved, and the facts of the block being built at hand. The braces of inline markup
         (``b^{d}``, ``f_{1}``) are not placeholders."""
         kept: list[str] = []
@@ -370,8 +374,13 @@ class Builder(_Figures, _Exercises):
             kept.append(match.group())
             return f"\0{len(kept) - 1}\0"
 
-        text = fill(MARKUP.sub(keep, self.words[key]), self.lang, {**self.refs, **self.context, **params})
+        text = fill(MARKUP.sub(keep, self.ruled(key)), self.lang, {**self.refs, **self.context, **params})
         return KEPT.sub(lambda m: kept[int(m.group(1))], text)
+
+    def ruled(self, key: str) -> str:
+        """The raw text of ``key``, or of its twin ``KEY_cs188`` where the course's rule is CS188's and it has one."""
+        twin = f"{key}_{self.rule}"
+        return self.words[twin if twin in self.words else key]
 
     def caption(self, key: str, label: str, **params: Any) -> str:
         """``Figure n.`` (numbering the next figure, cited as ``{fig[label]}``) followed by the text of ``key``."""
@@ -398,14 +407,14 @@ class Builder(_Figures, _Exercises):
         if kind in ("p", "formula"):
             return [{"kind": kind, "text": self.w(value)}]
         if kind == "code":
-            return [{"kind": "code", "text": self.words[value]}]
+            return [{"kind": "code", "text": self.ruled(value)}]
         if kind == "subhead":
             return [{"kind": "subhead", "text": self.w(value)}]
         if kind == "list":
             return [{"kind": "list", "items": [self.w(k) for k in value]}]
         if kind == "code_pair":
             return [{"kind": "code_pair", "titles": [self.w(k) for k in value["titles"]],
-                     "texts": [self.words[k] for k in value["code"]], "caption": self.w(value["caption"])}]
+                     "texts": [self.ruled(k) for k in value["code"]], "caption": self.w(value["caption"])}]
         if kind == "figure":
             fx = fixture(value["fixture"])
             block = self.figure(fx.tree, value["algorithm"], value["show"], value["caption"],

@@ -32,6 +32,7 @@ from pathlib import Path
 from types import ModuleType
 
 from abkit.cache import cached
+from abkit.courserule import for_course_rule
 from abkit.compare import Finding, compare, compare_counts, compare_order
 from abkit.coursefolder import current_course
 from abkit.expected import expected_counts, expected_trace
@@ -101,9 +102,9 @@ class Student:
 # -- which tests ---------------------------------------------------------------
 
 def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
-    """The public fixtures written for the course's cut-off rule, sorted by file name."""
+    """The public fixtures under the course's cut-off rule, sorted by file name (:func:`for_course_rule`)."""
     fixtures = load_fixtures([folder], cache=True) if folder.is_dir() else []
-    return [f for f in fixtures if f.prune_on_equality == course.prune_on_equality]
+    return for_course_rule(fixtures, course.prune_on_equality)
 
 
 def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True) -> list[TestCase]:
@@ -157,7 +158,7 @@ def hidden_count(course: Course, exercise: Exercise, folder: Path | None = None)
     files = fixture_paths([folder]) if folder.is_dir() else []
 
     def count() -> int:
-        fixtures = [f for f in map(load_fixture, files) if f.prune_on_equality == course.prune_on_equality]
+        fixtures = for_course_rule(list(map(load_fixture, files)), course.prune_on_equality, recompute=False)
         return len(test_cases(exercise, fixtures, direct=False))
 
     # cached as a count only (:mod:`abkit.cache`): the hidden trees never reach the cache folder

@@ -93,6 +93,10 @@ def mine(fixture: Fixture, algorithm: str, folder: Path | None, lang: str):
         raise UsageError("trace.mine.no_exercise", algorithm=algorithm)
     if fixture.expected.get(algorithm) is None or not recorded(fixture, algorithm):
         raise UsageError("trace.mine.unrecorded", path=str(fixture.path), algorithm=algorithm)
+    if fixture.prune_on_equality != course.prune_on_equality:  # the course's solutions recompute it, if it has them
+        from abkit.courserule import recomputed
+
+        fixture = recomputed(fixture, course.prune_on_equality) or fixture
     if fixture.prune_on_equality != course.prune_on_equality:
         raise UsageError("trace.mine.rule", path=str(fixture.path), rule=course.rule)
     with MemoryGuard(course.memory_limit):

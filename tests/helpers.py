@@ -1,6 +1,11 @@
-"""Known wrong searches as textual edits of the reference solutions, shared by the tests."""
+"""Known wrong searches as textual edits of the reference solutions, and a course under a chosen cut-off rule,
+shared by the tests."""
 
 from __future__ import annotations
+
+import contextlib
+import re
+from pathlib import Path
 
 #: the three mistakes issue 3 names, as edits of solutions/alphabeta.py
 STRICT = [("v > beta or (v == beta and PRUNE_ON_EQUALITY)", "v > beta"),
@@ -19,3 +24,19 @@ def edited(source: str, edits) -> str:
         assert old in source, old
         source = source.replace(old, new)
     return source
+
+
+@contextlib.contextmanager
+def course_under(rule: str, folder: Path):
+    """The kit's course copied into ``folder`` with ``rule = "<rule>"`` in its marker (the one line a course changes),
+    as the course the code inside works on."""
+    from abkit.coursefolder import MARKER, chosen_course, copy_course
+    from abkit.loading import KIT_ROOT
+
+    copy_course(KIT_ROOT, folder)
+    marker = folder / MARKER
+    text, count = re.subn(r'^rule = "\w+"$', f'rule = "{rule}"', marker.read_text(encoding="utf-8"), flags=re.M)
+    assert count == 1
+    marker.write_text(text, encoding="utf-8")
+    with chosen_course(folder):
+        yield folder

@@ -11,6 +11,7 @@ from grader.grading import Grader
 from abkit.play import play_games, problems
 from abkit.reference import reference
 from grader.rubric import load_rubric
+from tests.helpers import course_under
 
 
 @pytest.fixture(scope="module")
@@ -53,12 +54,11 @@ def test_a_board_position_is_graded_on_values_and_counts_and_a_tree_on_its_trace
 
 
 def test_under_the_cs188_rule_bigger_positions_are_left_out_and_games_start_after_a_corner(tmp_path):
-    path = tmp_path / "rubric.yaml"
-    path.write_text(load_rubric().text.replace("rule: aima", "rule: cs188"), encoding="utf-8")
-    grader = Grader(load_rubric(path))
-    ids = {x.id for x in grader.shared["alphabeta"]}
+    with course_under("cs188", tmp_path / "course"):
+        grader = Grader(load_rubric())
+        ids = {x.id for x in grader.shared["alphabeta"]}
+        games = next(x for x in grader.tests_for("zoe")["alphabeta"] if x.kind == "play")
     assert "alphabeta/hidden/ttt-corner-opening" not in ids and "alphabeta/public/ttt-o-blocks" in ids  # 15,993 states
-    games = next(x for x in grader.tests_for("zoe")["alphabeta"] if x.kind == "play")
     assert games.state == "X........" and games.categories == ("games",)
 
 

@@ -10,6 +10,7 @@ from abkit.loading import SOLUTIONS
 from grader.batch import grade_batch
 from grader.mistakes import CATALOGUE, BY_ID, MistakeEditError, mutant_source
 from grader.rubric import load_rubric
+from tests.helpers import course_under
 from tests.test_grade import EXAMPLES
 
 CORRECT = {  # differently written correct solutions: the reference, a helper module, one shared loop helper
@@ -75,13 +76,12 @@ def test_an_edit_that_no_longer_applies_is_reported():
 
 
 def test_under_the_cs188_rule_strict_code_is_right_and_aima_code_is_the_named_mistake(tmp_path):
-    rubric_path = tmp_path / "rubric.yaml"
-    rubric_path.write_text(load_rubric().text.replace("rule: aima", "rule: cs188"), encoding="utf-8")
     folder = tmp_path / "class"
     (folder / "aima").mkdir(parents=True)
     shutil.copy(SOLUTIONS / "alphabeta.py", folder / "aima" / "alphabeta.py")
     shutil.copy(EXAMPLES / "dave.zip", folder / "dave.zip")  # dave cuts off with > and <
-    result = grade_batch(folder, tmp_path / "out", load_rubric(rubric_path), jobs=2)
+    with course_under("cs188", tmp_path / "course"):
+        result = grade_batch(folder, tmp_path / "out", load_rubric(), jobs=2)
     extra = {r["extra_data"]["student"]: r["extra_data"] for r in result.rows}
     assert extra["dave"]["exercises"]["alphabeta"]["score"] == extra["dave"]["exercises"]["alphabeta"]["max_score"]
     assert extra["aima"]["exercises"]["alphabeta"]["mistakes"] == ["equality_rule"]

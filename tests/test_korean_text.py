@@ -40,7 +40,7 @@ def code_keys() -> set[str]:
                 walk(value)
 
     walk(yaml.safe_load(OUTLINE.read_text(encoding="utf-8")))
-    return found
+    return found | {f"{key}_cs188" for key in found}  # a code block's twin under the CS188 rule (handouts/content.py)
 
 
 def korean_templates() -> dict[str, tuple[str, str]]:
@@ -53,7 +53,10 @@ def korean_templates() -> dict[str, tuple[str, str]]:
     for exercise in info["exercises"]:
         texts[f"info:{exercise['name']}.title"] = (exercise["title"]["ko"], exercise["title"]["en"])
         for n, (ko, en_hint) in enumerate(zip(exercise["hints"]["ko"], exercise["hints"]["en"]), 1):
-            texts[f"info:{exercise['name']}.hint{n}"] = (ko, en_hint)
+            if isinstance(ko, dict):  # a hint that states the cut-off rule: one text per rule
+                texts.update({f"info:{exercise['name']}.hint{n}.{rule}": (ko[rule], en_hint[rule]) for rule in ko})
+            else:
+                texts[f"info:{exercise['name']}.hint{n}"] = (ko, en_hint)
     for path in sorted(FIXTURES.glob("*/*.yaml")):
         fixture = load_fixture(path)
         for field, text in [("title", fixture.title), ("description", getattr(fixture, "description", {}))]:

@@ -29,6 +29,7 @@ from grader.mistakes import BY_ID, CATALOGUE, mutant
 from abkit.reference import reference
 from grader.rubric import load_rubric
 from grader.sandbox import Limits
+from helpers import course_under
 from styles_harness import (ALGORITHM_OF, STYLES, Case, all_cases, correct_styles, first_difference, load,
                             mistake_styles, search)
 
@@ -202,15 +203,14 @@ def test_the_explicit_stack_searches_deeper_than_the_recursion_limit():
 def test_under_the_cs188_rule_strict_code_in_any_style_is_right_and_aima_code_is_the_named_mistake(tmp_path):
     """The same files under a CS188 course: the strict-rule code (the equality_rule mistake's files) gets full marks
     in both styles, and AIMA-rule code is named equality_rule whether written as module functions or a class."""
-    rubric = tmp_path / "rubric.yaml"
-    rubric.write_text(load_rubric().text.replace("rule: aima", "rule: cs188"), encoding="utf-8")
     strict = mistake_styles("equality_rule")
     sources = {"strict-module": strict["module"], "strict-class": strict["class"],
                "aima-module": STYLES / "textbook", "aima-class": STYLES / "class_methods"}
     for student, folder in sources.items():
         (tmp_path / "class" / student).mkdir(parents=True)
         shutil.copy(folder / "alphabeta.py", tmp_path / "class" / student / "alphabeta.py")
-    result = grade_batch(tmp_path / "class", tmp_path / "out", load_rubric(rubric), jobs=2, limits=GENEROUS)
+    with course_under("cs188", tmp_path / "course"):
+        result = grade_batch(tmp_path / "class", tmp_path / "out", load_rubric(), jobs=2, limits=GENEROUS)
     grades = {r["extra_data"]["student"]: r["extra_data"]["exercises"]["alphabeta"] for r in result.rows}
     for student in ("strict-module", "strict-class"):
         assert (grades[student]["score"], grades[student]["mistakes"]) == (grades[student]["max_score"], []), student

@@ -167,13 +167,32 @@ def test_mine_writes_the_step_through_page_of_a_difference(abkit, mine, tmp_path
 
 
 @pytest.mark.parametrize("file, args, words", [
-    ("rule-split-min-cs188.yaml", (), "is written for the other cut-off rule; your course grades under aima."),
     ("ordering-deepening.yaml", ("--algorithm", "ordering"), "records no whole ordering search to compare yours with"),
     ("aima-fig-5-2.yaml", ("--json",), "leave out --rule and --json."),
 ])
 def test_mine_refuses_what_it_cannot_compare_in_words(abkit, mine, file, args, words):
     run = abkit("trace", PUBLIC_FIXTURES / file, "--mine", *args, "--exercises", mine(), "--lang", "en")
     assert run.status == 2 and words in run.err and "Traceback" not in run.err
+
+
+def test_mine_on_a_fixture_written_for_the_other_rule(abkit, mine, tmp_path):
+    """With the course's solutions, the fixture's expectations are recomputed under the course's rule (AIMA here):
+    AIMA code does what the pseudocode does on rule-split-min-cs188, strict code generates C2 (which AIMA cuts).
+    Without them (the student edition) it is refused in words."""
+    file = PUBLIC_FIXTURES / "rule-split-min-cs188.yaml"
+    run = abkit("trace", file, "--mine", "--exercises", mine(alphabeta=solution("alphabeta")), "--lang", "en")
+    assert run.status == 0
+    run = abkit("trace", file, "--mine", "--exercises", mine(alphabeta=edited(solution("alphabeta"), STRICT)),
+                "--lang", "en")
+    assert run.status == 1 and "after C1 your search generated C2" in run.out
+    edition = tmp_path / "edition"
+    assert abkit("release", "student", "--out", edition, "--lang", "en").status == 0
+    assert not (edition / "fixtures" / "public" / file.name).exists()  # replaced there by rule-split-min
+    copy = edition / "mine" / file.name  # a student's own copy of it
+    copy.parent.mkdir()
+    copy.write_bytes(file.read_bytes())
+    run = abkit("--course", edition, "trace", copy, "--mine", "--exercises", edition / "exercises", "--lang", "en")
+    assert run.status == 2 and "is written for the other cut-off rule; your course grades under aima." in run.err
 
 
 def test_mine_for_an_algorithm_no_exercise_runs(abkit, mine, tmp_path):

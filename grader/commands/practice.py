@@ -50,10 +50,7 @@ def run(args) -> int:
 
 
 def course_rule() -> bool:
-    """The course's cut-off rule (its exercises' ``info.yaml``; AIMA's when there is none)."""
+    """The course's cut-off rule (``rule`` in its ``abkit-course.toml``) as ``prune_on_equality``."""
     from abkit.coursefolder import current_course
 
-    from abkit.info import load_info
-
-    info = current_course().exercises / "info.yaml"
-    return load_info(info).prune_on_equality if info.is_file() else True
+    return current_course().prune_on_equality

@@ -19,7 +19,8 @@ def run(args) -> int:
     from authoring.stubs import drifted, stub_pairs
 
     course = current_course()
-    pairs = stub_pairs(course.solutions, course.exercises, load_info(course.exercises / "info.yaml").names())
+    pairs = stub_pairs(course.solutions, course.exercises, load_info(course.exercises / "info.yaml").names(),
+                       course.rule)
     stale = drifted(pairs)
     if args.check:
         for path in stale:
