@@ -20,7 +20,7 @@ from abkit.fixture import FixtureError
 from abkit.i18n import default_lang, normalize_lang, t
 
 #: the subjects, in the order ``abkit --help`` lists them: each a module of ``grader/commands/``
-COMMANDS = tuple("check hint watch pack trace practice fixtures handouts grade export stubs release lab init".split())
+COMMANDS = tuple("check hint watch pack trace practice fixtures handouts rubric grade export stubs release lab init".split())
 #: the options ``abkit`` itself takes (before the subject); those that take a value
 TOP_OPTIONS, TAKE_VALUE = ("-h", "--help", "--version", "--lang", "--course"), ("--lang", "--course")
 

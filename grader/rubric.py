@@ -27,6 +27,8 @@ SOURCES = ("public", "hidden")
 VISIBILITIES = ("visible", "hidden", "after_due_date", "after_published")
 KEYS = ("rule", "fixtures", "random_trees", "direct_tests", "visibility", "step_pages", "exercises")
 ALL = "all"  # step_pages: a page for every failing visible test
+#: the most points one category may be worth (a larger number is a typo, and a huge one overflows the sums)
+MAX_POINTS = 10_000
 RANDOM_KEYS = {"count": (0, 20), "branching": (1, 6), "depth": (0, 6), "min": (-10**6, 10**6), "max": (-10**6, 10**6)}
 
 
@@ -56,6 +58,8 @@ class Rubric:
     step_pages: int | None = 2
     path: str = ""
     text: str = ""
+    #: "exercise.category" -> the line of its points in the file (for messages), the exercise alone -> its line
+    lines: dict[str, int] = field(default_factory=dict, compare=False)
 
     @property
     def rule(self) -> str:
@@ -129,7 +133,9 @@ def _read(doc: Node | None, path: Path, text: str) -> Rubric:
     _unknown(path, items, KEYS, "rubric")
     if "exercises" not in items:
         raise _fail(path, doc, "rubric.missing", key="exercises")
-    options: dict = {"path": str(path), "text": text, "points": _points(path, items["exercises"][1])}
+    lines: dict[str, int] = {}
+    options: dict = {"path": str(path), "text": text, "points": _points(path, items["exercises"][1], lines),
+                     "lines": lines}
     options["prune_on_equality"] = _course_rule(path, items.get("rule", (None, None))[1])
     if "fixtures" in items:
         node = items["fixtures"][1]
@@ -170,13 +176,14 @@ def _course_rule(path: Path, node: Node | None) -> bool:
     return RULES[rule]
 
 
-def _points(path: Path, node: Node) -> dict[str, dict[str, float]]:
+def _points(path: Path, node: Node, lines: dict[str, int]) -> dict[str, dict[str, float]]:
     exercises = _mapping(path, node, "exercises")
     _unknown(path, exercises, EXERCISES, "exercises")
     if not exercises:
         raise _fail(path, node, "rubric.no_exercises")
     points: dict[str, dict[str, float]] = {}
-    for name, (_, body) in exercises.items():
+    for name, (key, body) in exercises.items():
+        lines[name] = line_of(key)
         categories = _mapping(path, body, name)
         _unknown(path, categories, CATEGORIES, name)
         points[name] = {}
@@ -184,6 +191,9 @@ def _points(path: Path, node: Node) -> dict[str, dict[str, float]]:
             worth = number(value)
             if worth < 0:
                 raise _fail(path, value, "rubric.negative", found=describe(value))
+            if worth > MAX_POINTS:  # before any sum: a 400-digit integer or 1e308 would overflow or become inf
+                raise _fail(path, value, "rubric.too_many_points", found=describe(value), most=f"{MAX_POINTS:,}")
+            lines[f"{name}.{category}"] = line_of(value)
             if worth:
                 points[name][category] = worth
     if not any(points.values()):

@@ -35,7 +35,7 @@ def register(sub, lang: str, add_lang) -> None:
 def run(args) -> int:
     # the grading machinery loads when a batch runs, so that 'abkit check' starts fast
     from grader.batch import Progress, grade_batch
-    from grader.rubric import RubricError, load_rubric
+    from grader.commands.rubric import checked_rubric
     from grader.safetext import terminal
     from grader.sandbox import Limits
     from grader.submissions import SubmissionsError
@@ -47,10 +47,8 @@ def run(args) -> int:
     if not GRADES_HERE:
         print(t("grade.needs_posix", args.lang), file=sys.stderr)
         return 2
-    try:
-        rubric = load_rubric(args.rubric)
-    except RubricError as error:
-        print(error.render(args.lang), file=sys.stderr)
+    rubric = checked_rubric(args.rubric, args.lang)  # refused before any student runs
+    if rubric is None:
         return 2
     roster = None
     if args.roster is not None:
