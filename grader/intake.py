@@ -36,7 +36,7 @@ from grader.submissions import (MAX_DEPTH, Submission, SubmissionsError, find_su
                                 student_id)
 
 CANVAS = re.compile(r"(?P<name>[^_]+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)", re.S)
-CANVAS_TEXT = re.compile(r"[^_]+?(?:_LATE)?_\d+_text\.html", re.S)  # an online-text submission
+CANVAS_TEXT = re.compile(r"(?P<name>[^_]+?)(?:_LATE)?_(?P<user>\d+)_text\.html", re.S)  # an online-text submission
 BLACKBOARD = re.compile(r"(?P<assignment>.+)_(?P<user>[^_]+)_attempt_(?P<stamp>\d{4}(?:-\d\d){5})"
                         r"(?:_(?P<file>.+)|(?P<receipt>\.txt))", re.S)
 MOODLE = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<kind>[a-z]+)_?", re.S)
@@ -251,10 +251,13 @@ def _canvas(intake: Intake, top: list[Path]) -> None:
     """Canvas's loose files, grouped by user id; of the copies of one file the highest submission id and re-upload
     suffix is graded, the others left out; a ``_LATE`` mark is said in the feedback."""
     students: dict[str, list[tuple[Path, re.Match]]] = defaultdict(list)
+    texts: dict[str, str] = {}  # user id -> name, of those who handed in online text
     for path in top:
         found = CANVAS.fullmatch(path.name) if _is_file(path) else None
-        if found is None and CANVAS_TEXT.fullmatch(path.name):
+        text = CANVAS_TEXT.fullmatch(path.name) if found is None else None
+        if text is not None:
             intake.left_out(path, "intake.why.online_text")
+            texts[text["user"]] = text["name"]
         elif found is None:
             intake.left_out(path, "intake.why.not_lms", lms="Canvas")
         else:
@@ -281,6 +284,10 @@ def _canvas(intake: Intake, top: list[Path]) -> None:
             notes.insert(0, Message("intake.note.late", lms="Canvas", files=", ".join(late)))
         name = files[0][1]["name"]
         intake.add(_loose_entry(intake.root, student, kept, notes, (name,)), user, name)
+    for user, name in sorted(texts.items()):  # online text alone: a row saying so, not a student lost
+        if user not in students:
+            intake.add(Submission(student_id(user), intake.root, problem=Message("intake.note.text_only", lms="Canvas"),
+                                  aliases=(name,), verify=False), user, name)
 
 
 def _copy_name(name: str) -> tuple[str, int]:

@@ -353,8 +353,10 @@ def test_canvas_names_are_read_as_canvas_writes_them(tmp_path):
                      "stray.txt": b"?", "parkseoyeon_1032_text.html": b"<p>see my code</p>"})
     intake = read_download(tmp_path)
     assert intake.layout == "canvas"
-    kim, lee = intake.entries
+    kim, lee, park = intake.entries
     assert (kim.student, lee.student, lee.path.name) == ("1030", "1031", "leejiwon_1031_90014_hw3.zip")
+    # online text alone is a student with a row that says so (an entry never opened), not a student lost
+    assert park.student == "1032" and park.problem.render("en").startswith("Only online text was handed in on Canvas")
     assert [name for name, _ in kim.files] == ["minimax.py"] and kim.files[0][1].endswith("minimax-2.py")
     lines = {line.path: line for line in intake.files}
     assert lines["stray.txt"].student is None and lines["kimminsu_1030_90013_minimax-2.py"].student == "1030"
