@@ -401,12 +401,13 @@ def _d2l_date(text: str) -> datetime | None:
 
 
 def _gradescope(intake: Intake, top: list[Path]) -> None:
-    """Gradescope's ``submission_<n>`` folders, each the student its metadata names (sid, else e-mail); of two
-    folders of one student the later ``:created_at:`` is graded."""
+    """Gradescope's ``submission_<n>`` folders, each graded for every student its metadata names (sid, else e-mail;
+    a group's members each get a row); of two folders naming one student the later ``:created_at:`` is theirs."""
     metadata = _metadata(intake.root / GRADESCOPE_METADATA)
     intake.files.append(FileLine(GRADESCOPE_METADATA, None, Message("intake.why.metadata")))
-    chosen: dict[str, tuple[str, Path, dict]] = {}
+    chosen: dict[str, tuple[str, Path, dict]] = {}  # student key -> (created, folder, record): their latest
     counts: dict[str, int] = {}
+    folders = []
     for path in top:
         if path.name == GRADESCOPE_METADATA:
             continue
@@ -415,26 +416,40 @@ def _gradescope(intake: Intake, top: list[Path]) -> None:
             intake.left_out(path, "intake.why.no_metadata" if _is_dir(path) else "intake.why.not_lms",
                             lms="Gradescope")
             continue
-        submitter = record["submitters"][0]
-        key = submitter.get("sid") or submitter.get("email") or path.name
-        earlier = chosen.get(key)
-        counts[key] = counts.get(key, 0) + 1
-        if earlier is not None and earlier[0] > record["when"]:
-            _list_folder(intake, path, None, Message("intake.why.older_submission", kept=earlier[1].name))
-            continue
-        if earlier is not None:
-            _list_folder(intake, earlier[1], None, Message("intake.why.older_submission", kept=path.name))
-        chosen[key] = (record["when"], path, record)
+        folders.append(path)
+        for submitter in record["submitters"]:
+            key = submitter.get("sid") or submitter.get("email") or path.name
+            counts[key] = counts.get(key, 0) + 1
+            if key not in chosen or chosen[key][0] <= record["when"]:
+                chosen[key] = (record["when"], path, record)
+    _list_gradescope_folders(intake, folders, chosen, metadata)
     for key, (_, path, record) in chosen.items():
         student = student_id(key)
         aliases = tuple(student_id(str(v)) for s in record["submitters"] for v in s.values() if v)
-        name = ", ".join(str(s.get("name") or "") for s in record["submitters"]).strip(", ")
-        notes = (Message("intake.note.group", names=shown(name)),) if len(record["submitters"]) > 1 else ()
+        mine = next(s for s in record["submitters"] if (s.get("sid") or s.get("email") or path.name) == key)
+        name = str(mine.get("name") or "")
+        group = ", ".join(str(s.get("name") or "") for s in record["submitters"]).strip(", ")
+        notes = (Message("intake.note.group", names=shown(group)),) if len(record["submitters"]) > 1 else ()
         if counts[key] > 1:
             notes += (Message("intake.note.submissions", count=counts[key], kept=path.name,
                               created=shown(record["created"])),)
-        _list_folder(intake, path, student)
         intake.add(Submission(student, _lone_zip(path), notes=notes, aliases=aliases, verify=False), key, name)
+
+
+def _list_gradescope_folders(intake: Intake, folders: list[Path], chosen: dict[str, tuple[str, Path, dict]],
+                             metadata: dict[str, dict]) -> None:
+    """Every file of the export's submission folders: as the first student whose graded folder it is, or left out
+    as an older submission (naming the folder graded instead)."""
+    graded: dict[Path, str] = {}
+    for key, (_, path, _) in sorted(chosen.items()):
+        graded.setdefault(path, student_id(key))
+    for path in folders:
+        if path in graded:
+            _list_folder(intake, path, graded[path])
+            continue
+        first = metadata[path.name]["submitters"][0]
+        kept = chosen[first.get("sid") or first.get("email") or path.name][1]
+        _list_folder(intake, path, None, Message("intake.why.older_submission", kept=kept.name))
 
 
 def _metadata(path: Path) -> dict[str, dict]:

@@ -415,3 +415,41 @@ def test_a_roster_maps_plain_entries_by_their_names(tmp_path):
     assert bob.student == "bob" and intake.who["2024001"] == ("alice", "Alice Kim")
     assert [m.render("en") for m in intake.notes] == ["bob is not in the roster: graded under the LMS's id."]
     assert {line.path: line.student for line in intake.files} == {"alice/minimax.py": "2024001", "bob.zip": "bob"}
+
+
+GROUP_METADATA = """\
+submission_7:
+  :submitters:
+  - :name: Han Dohyun
+    :sid: '2024010'
+  :created_at: 2024-03-01 09:00:00.000000000 +09:00
+submission_8:
+  :submitters:
+  - :name: Han Dohyun
+    :sid: '2024010'
+  - :name: Oh Sumin
+    :sid: '2024011'
+  :created_at: 2024-03-02 09:00:00.000000000 +09:00
+"""
+
+
+def test_every_member_of_a_gradescope_group_has_a_row(tmp_path):
+    """A group submission names two students: both are graded on it (no member lost), each under their own id; the
+    member's own earlier, solo submission is left out as older."""
+    from grader.intake import read_download
+
+    export = tmp_path / "assignment_4242_export"
+    write(export, {"submission_metadata.yml": GROUP_METADATA.encode()})
+    write(export / "submission_7", BUGGY)
+    write(export / "submission_8", GOOD)
+    intake = read_download(tmp_path)
+    entries = {entry.student: entry for entry in intake.entries}
+    assert sorted(entries) == ["2024010", "2024011"]
+    assert {entry.path.name for entry in entries.values()} == {"submission_8"}
+    assert intake.who["2024011"] == ("2024011", "Oh Sumin")
+    group = [m.render("en") for m in entries["2024011"].notes]
+    assert group == ["a group submission of Han Dohyun, Oh Sumin: each member is graded on it, under their own id."]
+    lines = {line.path: line for line in intake.files}
+    assert lines["submission_7/minimax.py"].student is None
+    assert "submission_8" in lines["submission_7/minimax.py"].why.render("en")
+    assert lines["submission_8/minimax.py"].student == "2024010"
