@@ -41,6 +41,7 @@ from abkit.coursefolder import chosen_course
 from abkit.errors import writable_folder
 from abkit.i18n import t
 
+from grader.confine import missing_layers
 from grader.grades import StudentGrade
 from grader.grading import Grader
 from grader.reports import (STUDENTS_FOLDER, folder_names, number, read_results, results_json, visible, write_atomic,
@@ -196,7 +197,7 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     result.failed = [r["extra_data"]["student"] for r in held if r["extra_data"].get("grader_error")]
     if result.failed:
         result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed,
-                                         getattr(roster, "path", None))
+                                         getattr(roster, "path", None), unconfined=bool(missing_layers()))
     folders = result.out / STUDENTS_FOLDER
     theirs = {entry.folder or name for name, entry in unique.items()}
     gone = sorted(p.name for p in folders.iterdir() if p.is_dir() and p.name not in theirs) if folders.is_dir() else []
@@ -228,8 +229,9 @@ def _unique(entries: list[Submission]) -> tuple[dict[str, Submission], list[str]
 
 
 def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, limits: Limits | None,
-                    students: list[str], roster: Path | None = None) -> str:
-    """The command that grades just ``students`` again with this batch's settings (a shell line).
+                    students: list[str], roster: Path | None = None, unconfined: bool = False) -> str:
+    """The command that grades just ``students`` again with this batch's settings (a shell line); ``unconfined``:
+    with ``--unconfined``, which ``abkit grade`` needs on a machine that cannot confine student code.
 
     >>> from grader.rubric import Rubric
     >>> regrade_command(Path("class"), Path("out dir"), Rubric({}), 0, "en", None, ["s1", "s 2"])
@@ -244,6 +246,8 @@ def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lan
         words += ["--timeout", f"{limits.test_seconds:g}"]
     if roster is not None:
         words += ["--roster", str(roster)]
+    if unconfined:
+        words += ["--unconfined"]
     words += ["--lang", lang]
     for name in students:
         words += ["--student", name]

@@ -352,6 +352,18 @@ def available() -> dict:
     return {"landlock": landlock_abi(), "seccomp": linux and os.uname().machine in SYSCALLS}
 
 
+#: the layers ``abkit grade`` needs to run student code without ``--unconfined``: Landlock keeps the hidden
+#: fixtures and the solutions out of its reach, seccomp keeps it from starting processes and reaching the grader's
+REQUIRED = ("landlock", "seccomp")
+
+
+def missing_layers() -> tuple[str, ...]:
+    """Which of :data:`REQUIRED` this machine cannot apply (by :func:`available`, nothing applied); empty when
+    the kit can confine student code here."""
+    layers = available()
+    return tuple(name for name in REQUIRED if not layers.get(name))
+
+
 def _die_with_parent() -> None:
     """Be killed when the grader dies (even by SIGKILL): no student process outlives its batch."""
     parent = os.getppid()

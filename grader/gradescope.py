@@ -111,6 +111,9 @@ def run_autograder(root: Path, lang: str = "en", seed: int = 0) -> dict:
     rubric = load_rubric()
     grader = Grader(rubric, seed, lang)
     grader.names_are_ids = False  # the submission is named by the student's e-mail, not the id they packed with
+    # Graded unconfined where the kernel lacks Landlock or seccomp, as `abkit grade --unconfined` would be, on
+    # purpose: Gradescope's container, one per submission and holding no other student's work, is the confinement,
+    # and refusing there would leave the student with no grade. The child still applies every layer the kernel has.
     with tempfile.TemporaryDirectory(prefix="abkit-gs-") as work:
         grade = grader.grade(Submission(student_id(root), root / "submission"), Path(work))
     results = results_json(grade, rubric, lang)

@@ -11,7 +11,7 @@ from collections import Counter
 from pathlib import Path
 
 from abkit.errors import UsageError
-from abkit.i18n import t
+from abkit.i18n import Message, t
 
 #: the sandbox waits on pipes with select() and ends process groups: POSIX systems only (not Windows itself)
 GRADES_HERE = os.name != "nt"
@@ -28,6 +28,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("--force", action="store_true", help=t("grade.help.force", lang))
     p.add_argument("--rubric", type=Path, metavar="FILE", help=t("grade.help.rubric", lang))
     p.add_argument("--roster", type=Path, metavar="CSV", help=t("intake.help.roster", lang))
+    p.add_argument("--unconfined", action="store_true", help=t("grade.help.unconfined", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
 
@@ -58,6 +59,8 @@ def run(args) -> int:
         except RosterError as error:  # it may name the roster's cells: no escape sequence reaches the terminal
             print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
             return 2
+    if not args.unconfined:
+        refuse_where_unconfined()  # before any student code runs and before --out is made
     limits = Limits(test_seconds=args.timeout, student_seconds=max(Limits.student_seconds, 10 * args.timeout))
     progress = Progress(sys.stdout, args.lang)
     try:
@@ -80,6 +83,32 @@ def run(args) -> int:
     print(t("grade.done", args.lang, students=len(result.rows), graded=len(result.graded), reused=len(result.reused),
             out=result.out, **statuses))
     return report_grader_errors(result, args.lang)
+
+
+def refuse_where_unconfined() -> None:
+    """Raise a :class:`UsageError` saying what this machine lacks and where to grade instead when the kit cannot
+    confine student code here (:func:`grader.confine.missing_layers`: no Landlock or no seccomp); ``--unconfined``
+    skips this, and the batch then warns of each missing layer after grading (:func:`report_defences`)."""
+    from grader import confine
+
+    missing = confine.missing_layers()
+    if missing:
+        which = "both" if len(missing) > 1 else missing[0]
+        raise UsageError("grade.confine.refused", lacks=Message(f"grade.confine.lacks.{which}", system=this_system()))
+
+
+def this_system(platform: str | None = None, release: str | None = None, machine: str | None = None) -> str:
+    """This machine as the refusal names it (the arguments default to this one's).
+
+    >>> this_system("darwin", "23.5.0", "arm64"), this_system("linux", "5.10.0-21-amd64", "x86_64")
+    ('macOS', 'Linux 5.10.0-21-amd64, x86_64')
+    """
+    platform = platform or sys.platform
+    if platform == "darwin":  # os.uname() gives Darwin's release, which is not macOS's
+        return "macOS"
+    uname = os.uname()
+    name = "Linux" if platform.startswith("linux") else platform
+    return f"{name} {release or uname.release}, {machine or uname.machine}"
 
 
 def report_grader_errors(result, lang: str) -> int:
