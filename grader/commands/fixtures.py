@@ -45,10 +45,11 @@ def register(sub, lang: str, add_lang) -> None:
     g.add_argument("--rule", choices=("aima", "cs188"), default="aima", help=t("fixtures.generate.help.rule", lang))
     g.add_argument("--root", choices=("max", "min"), default="max", help=t("fixtures.generate.help.root", lang))
     g.add_argument("--distinct", action="store_true", help=t("fixtures.generate.help.distinct", lang))
-    g.add_argument("--seed", type=int, default=0, help=t("fixtures.generate.help.seed", lang))
+    g.add_argument("--seed", type=int, help=t("fixtures.generate.help.seed", lang))
     g.add_argument("--count", type=int, default=1, help=t("fixtures.generate.help.count", lang))
     g.add_argument("--id", dest="prefix", help=t("fixtures.generate.help.id", lang))
     g.add_argument("--out", type=Path, required=True, help=t("fixtures.generate.help.out", lang))
+    g.add_argument("--hidden", action="store_true", help=t("fixtures.generate.help.hidden", lang))
     add_lang(g, lang)
     g.set_defaults(run=run_generate)
 
@@ -120,6 +121,7 @@ def _show(value) -> str:
 
 def run_generate(args) -> int:
     from authoring.fixturegen import generate
+    from authoring.redraw import new_seed
 
     if args.branching < 1 or args.depth < 0 or args.count < 1:
         raise UsageError("fixtures.generate.bad_shape")
@@ -129,11 +131,22 @@ def run_generate(args) -> int:
         nodes += level
         if nodes > MAX_TREE_NODES:  # a graded search could not report it whole (the fixture would be refused anyway)
             raise UsageError("fixtures.generate.too_big", limit=MAX_TREE_NODES)
+    hidden = args.hidden or is_hidden_folder(args.out)
+    seed = args.seed if args.seed is not None else new_seed() if hidden else 0
     try:
         written = generate(args.out, args.branching, args.depth, args.low, args.high, args.ordering,
-                           args.rule, args.root, args.distinct, args.seed, args.count, args.prefix)
+                           args.rule, args.root, args.distinct, seed, args.count, args.prefix, hidden)
     except GenerationError as error:
         raise UsageError("fixtures.generate.impossible", reason=error.message) from None
     for path in written:
         print(t("fixtures.generate.wrote", args.lang, path=path))
+    if hidden:
+        print(t("fixtures.generate.hidden", args.lang, seed=seed, path=args.out / "README.md"))
     return 0
+
+
+def is_hidden_folder(out: Path) -> bool:
+    """Whether ``out`` is the current course's hidden folder or a folder inside it (links and ``..`` resolved)."""
+    hidden = current_course().hidden_fixtures.resolve()
+    resolved = Path(out).resolve()
+    return resolved == hidden or hidden in resolved.parents
