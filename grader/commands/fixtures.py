@@ -61,7 +61,7 @@ def run_verify(args) -> int:
     paths = fixture_paths(args.paths or [current_course().fixtures])
     if not paths:
         raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [current_course().fixtures])))
-    broken = disagreements = checked = 0
+    broken = disagreements = missing = checked = 0
     folders: dict[Path, list] = {}  # the fixtures of each folder a test plan reads (public, hidden): one id each
     for path in paths:
         try:
@@ -73,12 +73,26 @@ def run_verify(args) -> int:
             continue
         folders[_folder_of(path)].append(fixture)
         checked += 1
+        for key, line in lacking(fixture):
+            missing += 1
+            print(t(key, args.lang, path=path, line=line))
         for d in verify_fixture(fixture):
             disagreements += 1
             print(t("fixtures.disagreement", args.lang, path=d.path, line=d.line, field=d.field,
                     expected=_show(d.expected), got=_show(d.got)))
     print(t("fixtures.verified", args.lang, checked=checked, disagreements=disagreements, broken=broken))
-    return 2 if broken else 1 if disagreements else 0
+    if missing:
+        print(t("fixtures.missing", args.lang, count=missing))
+    return 2 if broken else 1 if disagreements or missing else 0
+
+
+def lacking(fixture) -> list[tuple[str, int]]:
+    """What ``fixture`` lacks for verify to hold it to anything, as ``(message key, line)``: an ``expected:`` block
+    (grading and check would test it on nothing the file says), or the ``value`` of one of its blocks."""
+    if not fixture.expected:
+        return [("fixtures.no_expected", 1)]
+    return [("fixtures.no_value", fixture.lines.get(f"expected.{algorithm}", 1)) for algorithm, block
+            in fixture.expected.items() if "value" not in block]
 
 
 def _folder_of(path: Path) -> Path:
@@ -93,13 +107,27 @@ def _folder_of(path: Path) -> Path:
 
 
 def run_expect(args) -> int:
+    from authoring.expect import write_expected
     from authoring.fixturegen import add_windows
 
     same_course(args.paths)
     paths = fixture_paths(args.paths or [current_course().fixtures])
+    if not paths:
+        raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [current_course().fixtures])))
+    written = 0
     for path in paths:
-        if add_windows(path):
+        done = write_expected(path)
+        if done is not None:
+            blocks, rule = done
+            print(t("fixtures.expect.expected", args.lang, path=path, blocks=", ".join(blocks),
+                    rule=t(f"grade.rule.{'aima' if rule else 'cs188'}", args.lang)))
+        elif add_windows(path):
             print(t("fixtures.expect.wrote", args.lang, path=path))
+        else:
+            continue
+        written += 1
+    if not written:
+        print(t("fixtures.expect.nothing", args.lang, count=len(paths)))
     return 0
 
 
