@@ -33,7 +33,7 @@ def init_course(folder: Path, seed: int | None = None) -> list[Path]:
         (folder / MARKER).write_text(marker_text(new_course_id(folder), course_rule(default_course())), encoding="utf-8")
         if seed is not None and CourseFolder(folder).hidden_fixtures.is_dir():
             with chosen_course(folder):
-                redraw_hidden(seed)
+                redraw_hidden(seed, command=f"abkit init --seed {seed}")
             forget_modules()
     except OSError as error:
         raise UsageError("init.cannot_write", path=str(folder), reason=os_problem(error)) from None

@@ -1,7 +1,9 @@
-"""``abkit fixtures generate``: seeded random trees written as fixtures with expectations."""
+"""``abkit fixtures generate``: seeded random trees written as fixtures with expectations (public or hidden);
+``abkit fixtures expect``: the expectations a fixture lacks, written into it."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -10,12 +12,14 @@ from pathlib import Path
 import yaml
 
 from abkit.errors import UsageError
-from abkit.fixture import FixtureError, load_fixture
+from abkit.fixture import FixtureError, fixture_paths, load_fixture
 from abkit.game import MAX
 from abkit.i18n import t
 from abkit.randomtree import random_tree
 from abkit.reference import reference_trace
 from abkit.tree import Tree, TreeGame, to_nested
+
+from authoring.record import add_line
 
 
 def fixture_document(tree: Tree, fixture_id: str, title: dict[str, str], source: str,
@@ -46,23 +50,74 @@ def dump(document: dict) -> str:
 
 
 def generate(out: Path, branching: int, depth: int, low: int, high: int, ordering: str, rule: str,
-             root: str, distinct: bool, seed: int, count: int, prefix: str | None = None) -> list[Path]:
-    """Write ``count`` fixtures (seeds ``seed``, ``seed + 1``, ...) into ``out``; return their paths."""
+             root: str, distinct: bool, seed: int, count: int, prefix: str | None = None,
+             hidden: bool = False) -> list[Path]:
+    """Write ``count`` fixtures into ``out``; return their paths.
+
+    Public trees: seeds ``seed``, ``seed + 1``, ..., ids ``<prefix>-s<seed>``, titles naming the seed, and a
+    ``source:`` that is the command writing the tree again. Hidden trees (``hidden``): each tree's seed drawn from
+    ``seed`` and its place (:func:`hidden_seed`: the public generator given ``seed`` draws other trees), ids
+    ``<prefix>-<n>`` with the first numbers no fixture of ``out`` takes, titles and ``source:`` naming no seed; the
+    seed and the command are recorded in ``out``'s README.md (:mod:`authoring.record`), which stays with the
+    instructor.
+    """
     out.mkdir(parents=True, exist_ok=True)
+    options = (f"--branching {branching} --depth {depth} --min {low} --max {high} --ordering {ordering}"
+               f" --rule {rule} --root {root}{' --distinct' if distinct else ''}")
+    stem = prefix or f"random-b{branching}-d{depth}-{ordering}"
+    ids = free_ids(out, stem, count) if hidden else [f"{stem}-s{seed + k}" for k in range(count)]
     written = []
-    for k in range(count):
-        s = seed + k
+    for k, fixture_id in enumerate(ids):
+        s = hidden_seed(seed, k) if hidden else seed + k
         tree = random_tree(branching, depth, low, high, ordering, root.upper(), distinct, s)
-        fixture_id = f"{prefix or f'random-b{branching}-d{depth}-{ordering}'}-s{s}"
-        title = {lang: t("generate.title", lang, b=branching, d=depth, ordering=t(f"ordering.{ordering}", lang), seed=s)
-                 for lang in ("en", "ko")}
-        source = (f"abkit fixtures generate --branching {branching} --depth {depth} --min {low} --max {high}"
-                  f" --ordering {ordering} --rule {rule} --root {root}{' --distinct' if distinct else ''} --seed {s}")
-        document = fixture_document(tree, fixture_id, title, source, rule == "aima")
+        title = hidden_title(branching, depth, ordering, fixture_id) if hidden else \
+            {lang: t("generate.title", lang, b=branching, d=depth, ordering=t(f"ordering.{ordering}", lang), seed=s)
+             for lang in ("en", "ko")}
+        source = f"abkit fixtures generate {options} " + ("--hidden" if hidden else f"--seed {s}")
         path = out / f"{fixture_id}.yaml"
-        path.write_text(dump(document), encoding="utf-8")
+        path.write_text(dump(fixture_document(tree, fixture_id, title, source, rule == "aima")), encoding="utf-8")
         written.append(path)
+    if hidden:
+        command = (f"abkit fixtures generate {options} --seed {seed} --count {count}"
+                   f"{f' --id {prefix}' if prefix else ''} --hidden")
+        add_line(out, seed, command, [p.name for p in written])
     return written
+
+
+def hidden_title(branching: int, depth: int, ordering: str, fixture_id: str) -> dict[str, str]:
+    """The title of a hidden random tree: its shape and ordering, and the number its id ends in (``-2``), which tells
+    apart trees of one shape; never a seed."""
+    number = re.search(r"-(\d+)\Z", fixture_id)
+    key = "redraw.title_numbered" if number else "redraw.title"
+    return {lang: t(key, lang, b=branching, d=depth, ordering=t(f"ordering.{ordering}", lang),
+                    number=number.group(1) if number else "") for lang in ("en", "ko")}
+
+
+def hidden_seed(seed: int, k: int) -> int:
+    """The seed of the ``k``-th hidden tree (from 0) a ``generate --hidden --seed seed`` writes: the same command
+    draws the same trees, and no seed the public generator is given draws them as they are named.
+
+    >>> hidden_seed(9001, 0) == hidden_seed(9001, 0) not in (hidden_seed(9001, 1), 9001)
+    True
+    """
+    return int(hashlib.sha256(f"hidden/{seed}/{k}".encode()).hexdigest()[:12], 16)
+
+
+def free_ids(out: Path, stem: str, count: int) -> list[str]:
+    """``count`` ids ``<stem>-1``, ``<stem>-2``, ... that no file name or fixture id in ``out`` takes yet."""
+    taken = {p.stem for p in out.glob("*.yaml")}
+    for path in fixture_paths([out]):
+        try:
+            taken.add(load_fixture(path).id)
+        except FixtureError:
+            continue  # a broken file keeps its name, taken above; verify says what is wrong with it
+    ids: list[str] = []
+    n = 0
+    while len(ids) < count:
+        n += 1
+        if f"{stem}-{n}" not in taken:
+            ids.append(f"{stem}-{n}")
+    return ids
 
 
 _PLAIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*\Z")

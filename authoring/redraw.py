@@ -2,11 +2,13 @@
 ``fixtures/hidden/`` must not be the ones a course grades with.
 
 ``abkit init`` draws them for every new course folder, and ``abkit fixtures redraw-hidden [--seed S]`` in any
-course folder (this repository included); the seed is recorded in ``fixtures/hidden/README.md``, and the same seed
-gives the same trees. Each hidden fixture is replaced by one of the same kind (:func:`redraw_fixture`):
+course folder (this repository included); the seed is recorded in ``fixtures/hidden/README.md`` (a line added to the
+record there, earlier ones kept: :mod:`authoring.record`), and the same seed gives the same trees. No id, title,
+file name or ``source:`` line of a drawn tree names a seed: ids and titles are shown to students, and the generator
+is public. Each hidden fixture is replaced by one of the same kind (:func:`redraw_fixture`):
 
 - a tree written by ``abkit fixtures generate`` (its ``source:`` names the command): the same command with a seed
-  drawn from the course's; its id and title name no seed (they are shown to students, and the generator is public);
+  drawn from the course's;
 - a tree written by hand: the same shape, players, probabilities and depth limit, its leaf utilities and
   heuristic values drawn again from the same range (0..9, −9..9, 0..99, …; halves when it had fractions) until
   the tree is as hard as the one it replaces (:func:`difficulty`, :func:`caught`); when no draw of
@@ -37,16 +39,18 @@ from abkit.i18n import LANGS, t
 from abkit.randomtree import random_tree
 from abkit.tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
 
-from authoring.fixturegen import dump, fixture_document
+from authoring.fixturegen import dump, fixture_document, hidden_title
+from authoring.record import with_new_head
 from authoring.verify import reference_fields
 
 #: draws of a hand-made tree's values before it is kept as it was
 MAX_DRAWS = 2000
 README = "README.md"
-_GENERATED = re.compile(r"abkit fixtures generate (?P<args>.*?)\s*--seed\s+-?\d+")
+#: a generated tree's source: the command's options, then its seed (a published tree) or ``--hidden`` (a drawn one)
+_GENERATED = re.compile(r"abkit fixtures generate (?P<args>.*?)(?:\s+--seed\s+-?\d+)?(?:\s+--hidden)?\s*\Z", re.S)
 _SEEDED_ID = re.compile(r"-s\d+$")
-#: the source line of a hand-made tree drawn again: what follows the seed is its recipe, the same at every draw
-_REDRAWN = re.compile(r"abkit fixtures redraw-hidden --seed -?\d+: (?P<recipe>.*)\Z", re.S)
+#: the source line of a hand-made tree drawn again: its recipe, the same at every draw (older draws named the seed)
+_REDRAWN = re.compile(r"abkit fixtures redraw-hidden(?: --seed -?\d+)?: (?P<recipe>.*)\Z", re.S)
 _RANGE = re.compile(r"values drawn again from (-?\d+)\.\.(-?\d+)( \(halves\))?\Z")
 
 
@@ -76,10 +80,11 @@ def tree_seed(seed: int, fixture_id: str) -> int:
     return int(hashlib.sha256(f"{seed}/{fixture_id}".encode()).hexdigest()[:12], 16)
 
 
-def redraw_hidden(seed: int, folder: Path | None = None) -> list[Drawn]:
-    """Replace every hidden fixture of the current course (or of ``folder``) by one drawn from ``seed``; write the
-    README that records the seed; return what became of each file. UsageError when there are no hidden fixtures or
-    one cannot be read."""
+def redraw_hidden(seed: int, folder: Path | None = None, command: str | None = None) -> list[Drawn]:
+    """Replace every hidden fixture of the current course (or of ``folder``) by one drawn from ``seed``; rewrite the
+    README, which says what became of each file and keeps the record of seeds with a line added for this draw
+    (``command``: what drew it, ``abkit fixtures redraw-hidden --seed S`` unless given); return what became of each
+    file. UsageError when there are no hidden fixtures or one cannot be read."""
     folder = Path(folder) if folder is not None else current_course().hidden_fixtures
     paths = fixture_paths([folder]) if folder.is_dir() else []
     if not paths:
@@ -101,7 +106,10 @@ def redraw_hidden(seed: int, folder: Path | None = None) -> list[Drawn]:
             path.unlink()
     for target, text in texts.items():
         target.write_text(text, encoding="utf-8")
-    (folder / README).write_text(readme(seed, done), encoding="utf-8")
+    old = (folder / README).read_text(encoding="utf-8") if (folder / README).is_file() else ""
+    command = command or f"abkit fixtures redraw-hidden --seed {seed}"
+    (folder / README).write_text(with_new_head(old, readme(seed, done), seed, command, [d.new for d in done]),
+                                 encoding="utf-8")
     return done
 
 
@@ -136,7 +144,7 @@ def redraw_fixture(fixture: Fixture, new_id: str, seed: int) -> tuple[str, str, 
     if fixture.tree is None:
         return _text(fixture), "kept_game", ""
     if generated:
-        return _generated(fixture, new_id, seed, rng_seed, generated.group("args")), "generated", ""
+        return _generated(new_id, rng_seed, generated.group("args")), "generated", ""
     redrawn = _REDRAWN.match(fixture.source)
     found = redrawn and _RANGE.search(redrawn.group("recipe"))
     if found:
@@ -148,7 +156,7 @@ def redraw_fixture(fixture: Fixture, new_id: str, seed: int) -> tuple[str, str, 
     tree = redraw_values(fixture, values, random.Random(rng_seed))
     if tree is None:
         return _text(fixture), "kept_hard", ""
-    source = f"abkit fixtures redraw-hidden --seed {seed}: {recipe}"
+    source = f"abkit fixtures redraw-hidden: {recipe}"
     return dump(hand_document(fixture, tree, new_id, source)), "values", _show_range(*values)
 
 
@@ -156,17 +164,17 @@ def _text(fixture: Fixture) -> str:
     return fixture.path.read_text(encoding="utf-8")
 
 
-def _generated(fixture: Fixture, new_id: str, seed: int, rng_seed: int, args: str) -> str:
-    """The tree the fixture's ``abkit fixtures generate`` command gives with ``rng_seed``."""
+def _generated(new_id: str, rng_seed: int, args: str) -> str:
+    """The tree a fixture's ``abkit fixtures generate`` command (its options ``args``) gives with ``rng_seed``,
+    written as a hidden tree: id ``new_id``, a title and a ``source:`` that name no seed."""
     options = _options(args)
     branching, depth = int(options["branching"]), int(options["depth"])
     low, high = int(options.get("min", -9)), int(options.get("max", 9))
     ordering, rule, root = options.get("ordering", "random"), options.get("rule", "aima"), options.get("root", "max")
     distinct = "distinct" in options
     tree = random_tree(branching, depth, low, high, ordering, root.upper(), distinct, rng_seed)
-    title = {lang: t("redraw.title", lang, b=branching, d=depth, ordering=t(f"ordering.{ordering}", lang))
-             for lang in LANGS}
-    source = (f"abkit fixtures redraw-hidden --seed {seed}: abkit fixtures generate {args} --seed {rng_seed}")
+    title = hidden_title(branching, depth, ordering, new_id)
+    source = f"abkit fixtures generate {args} --hidden"
     return dump(fixture_document(tree, new_id, title, source, rule == "aima"))
 
 
@@ -317,12 +325,12 @@ def _expected(fixture: Fixture) -> dict:
 
 # -- the record --------------------------------------------------------------------
 
-def readme(seed: int, done: list[Drawn]) -> str:
-    """``fixtures/hidden/README.md``: the seed, how to draw the same trees again, what became of each file (in
-    every language)."""
-    parts = []
+def readme(seed: int, done: list[Drawn]) -> dict[str, str]:
+    """``fixtures/hidden/README.md`` but its record, per language: the seed, how to draw the same trees again, what
+    became of each file."""
+    parts = {}
     for lang in LANGS:
         rows = "\n".join(f"| `{d.new}` | `{d.old}` | {t(f'redraw.how.{d.how}', lang, values=d.values)} |"
                          for d in done)
-        parts.append(t("redraw.readme", lang, seed=seed, rows=rows, max_draws=f"{MAX_DRAWS:,}"))
-    return "\n\n".join(parts) + "\n"
+        parts[lang] = t("redraw.readme", lang, seed=seed, rows=rows, max_draws=f"{MAX_DRAWS:,}")
+    return parts

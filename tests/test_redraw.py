@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from abkit.coursefolder import chosen_course, course_id
-from abkit.fixture import fixture_paths, load_fixture
+from abkit.fixture import fixture_paths, load_fixture, parse_fixture
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT
 from abkit.randomtree import random_tree
 from authoring import redraw
@@ -62,8 +62,8 @@ def test_every_drawn_tree_is_as_hard_as_the_one_it_replaces_and_verifies(outside
             fixture = load_fixture(path)
             assert verify_fixture(fixture) == []
             original = PUBLISHED.get(fixture.id)
-            if original is None:  # a generated tree: the same command, another seed
-                command = re.search(r"abkit fixtures generate (.*) --seed", fixture.source).group(1)
+            if fixture.source.startswith("abkit fixtures generate"):  # a generated tree: the same command, no seed
+                command = re.fullmatch(r"abkit fixtures generate (.*) --hidden", fixture.source).group(1)
                 old = next(f for f in PUBLISHED.values() if f"generate {command} --seed" in f.source)
                 assert len(fixture.tree) == len(old.tree) and fixture.tree.root_player == old.tree.root_player
                 assert fixture.prune_on_equality == old.prune_on_equality
@@ -122,7 +122,11 @@ def test_an_instructors_own_hidden_trees_are_drawn_too_and_a_tree_with_no_equal_
         assert all(0 <= v <= 99 and v * 2 == int(v * 2) for v in mine.tree.utilities.values())
         gen = load_fixture(folder / "gen.yaml")
         want = random_tree(2, 2, 0, 5, "best", "MAX", True, redraw.tree_seed(11, "gen"))
-        assert gen.tree.utilities == want.utilities and f"--seed {redraw.tree_seed(11, 'gen')}" in gen.source
+        assert gen.tree.utilities == want.utilities and "seed" not in gen.source and "11" not in gen.source
+        assert gen.source == ("abkit fixtures generate --branching 2 --depth 2 --min 0 --max 5 --ordering best"
+                              " --rule aima --root max --distinct --hidden")
+        assert mine.source == "abkit fixtures redraw-hidden: the shape of mine (by hand), values drawn again from 0..99" \
+                              " (halves)"
         assert verify_fixture(gen) == [] and gen.title["en"] == "Random tree: branching 2, depth 2, best ordering"
         monkeypatch.setattr(redraw, "MAX_DRAWS", 0)
         before = (folder / "mine.yaml").read_text(encoding="utf-8")
@@ -150,8 +154,12 @@ def test_redrawing_without_hidden_trees_or_with_a_broken_one_says_so(abkit, outs
 def test_value_range_and_ids(outside):
     assert redraw.value_range([]) == (0, 0, False)
     assert redraw.value_range([1500, -3]) == (-1501, 1501, False)
-    fixtures = [load_fixture(p) for p in fixture_paths([HIDDEN_FIXTURES])]
-    ids = redraw.new_ids(fixtures)
+    generated = "abkit fixtures generate --branching 2 --depth 1 --ordering random --rule aima --root max --seed"
+    fixtures = [parse_fixture(f"id: {name}\nsource: {source}\ntree: [1, 2]\n") for name, source in [
+        ("random-b3-d3-min-s5", f"{generated} 5"), ("random-b3-d3-min-s6", f"{generated} 6"),
+        ("uniform-b3-d4-best-s7", f"{generated} 7"), ("aima-variant-s2", "by hand")]]
+    ids = redraw.new_ids(fixtures)  # a course's generated trees named by their seed, as the public generator names them
     assert ids["random-b3-d3-min-s5"] == "random-b3-d3-min-1" and ids["random-b3-d3-min-s6"] == "random-b3-d3-min-2"
-    assert ids["uniform-b3-d4-best-s7"] == "uniform-b3-d4-best" and ids["aima-variant"] == "aima-variant"
+    assert ids["uniform-b3-d4-best-s7"] == "uniform-b3-d4-best" and ids["aima-variant-s2"] == "aima-variant-s2"
+    assert {p.stem for p in HIDDEN_FIXTURES.glob("*.yaml")} == set(redraw.new_ids(list(PUBLISHED.values())).values())
     assert redraw._options("--branching 2 --distinct --min -9") == {"branching": "2", "distinct": "", "min": "-9"}

@@ -45,10 +45,11 @@ def register(sub, lang: str, add_lang) -> None:
     g.add_argument("--rule", choices=("aima", "cs188"), default="aima", help=t("fixtures.generate.help.rule", lang))
     g.add_argument("--root", choices=("max", "min"), default="max", help=t("fixtures.generate.help.root", lang))
     g.add_argument("--distinct", action="store_true", help=t("fixtures.generate.help.distinct", lang))
-    g.add_argument("--seed", type=int, default=0, help=t("fixtures.generate.help.seed", lang))
+    g.add_argument("--seed", type=int, help=t("fixtures.generate.help.seed", lang))
     g.add_argument("--count", type=int, default=1, help=t("fixtures.generate.help.count", lang))
     g.add_argument("--id", dest="prefix", help=t("fixtures.generate.help.id", lang))
     g.add_argument("--out", type=Path, required=True, help=t("fixtures.generate.help.out", lang))
+    g.add_argument("--hidden", action="store_true", help=t("fixtures.generate.help.hidden", lang))
     add_lang(g, lang)
     g.set_defaults(run=run_generate)
 
@@ -60,7 +61,7 @@ def run_verify(args) -> int:
     paths = fixture_paths(args.paths or [current_course().fixtures])
     if not paths:
         raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [current_course().fixtures])))
-    broken = disagreements = checked = 0
+    broken = disagreements = missing = checked = 0
     folders: dict[Path, list] = {}  # the fixtures of each folder a test plan reads (public, hidden): one id each
     for path in paths:
         try:
@@ -72,12 +73,26 @@ def run_verify(args) -> int:
             continue
         folders[_folder_of(path)].append(fixture)
         checked += 1
+        for key, line in lacking(fixture):
+            missing += 1
+            print(t(key, args.lang, path=path, line=line))
         for d in verify_fixture(fixture):
             disagreements += 1
             print(t("fixtures.disagreement", args.lang, path=d.path, line=d.line, field=d.field,
                     expected=_show(d.expected), got=_show(d.got)))
     print(t("fixtures.verified", args.lang, checked=checked, disagreements=disagreements, broken=broken))
-    return 2 if broken else 1 if disagreements else 0
+    if missing:
+        print(t("fixtures.missing", args.lang, count=missing))
+    return 2 if broken else 1 if disagreements or missing else 0
+
+
+def lacking(fixture) -> list[tuple[str, int]]:
+    """What ``fixture`` lacks for verify to hold it to anything, as ``(message key, line)``: an ``expected:`` block
+    (grading and check would test it on nothing the file says), or the ``value`` of one of its blocks."""
+    if not fixture.expected:
+        return [("fixtures.no_expected", 1)]
+    return [("fixtures.no_value", fixture.lines.get(f"expected.{algorithm}", 1)) for algorithm, block
+            in fixture.expected.items() if "value" not in block]
 
 
 def _folder_of(path: Path) -> Path:
@@ -92,13 +107,27 @@ def _folder_of(path: Path) -> Path:
 
 
 def run_expect(args) -> int:
+    from authoring.expect import write_expected
     from authoring.fixturegen import add_windows
 
     same_course(args.paths)
     paths = fixture_paths(args.paths or [current_course().fixtures])
+    if not paths:
+        raise UsageError("fixtures.none_found", paths=" ".join(map(str, args.paths or [current_course().fixtures])))
+    written = 0
     for path in paths:
-        if add_windows(path):
+        done = write_expected(path)
+        if done is not None:
+            blocks, rule = done
+            print(t("fixtures.expect.expected", args.lang, path=path, blocks=", ".join(blocks),
+                    rule=t(f"grade.rule.{'aima' if rule else 'cs188'}", args.lang)))
+        elif add_windows(path):
             print(t("fixtures.expect.wrote", args.lang, path=path))
+        else:
+            continue
+        written += 1
+    if not written:
+        print(t("fixtures.expect.nothing", args.lang, count=len(paths)))
     return 0
 
 
@@ -120,6 +149,7 @@ def _show(value) -> str:
 
 def run_generate(args) -> int:
     from authoring.fixturegen import generate
+    from authoring.redraw import new_seed
 
     if args.branching < 1 or args.depth < 0 or args.count < 1:
         raise UsageError("fixtures.generate.bad_shape")
@@ -129,11 +159,22 @@ def run_generate(args) -> int:
         nodes += level
         if nodes > MAX_TREE_NODES:  # a graded search could not report it whole (the fixture would be refused anyway)
             raise UsageError("fixtures.generate.too_big", limit=MAX_TREE_NODES)
+    hidden = args.hidden or is_hidden_folder(args.out)
+    seed = args.seed if args.seed is not None else new_seed() if hidden else 0
     try:
         written = generate(args.out, args.branching, args.depth, args.low, args.high, args.ordering,
-                           args.rule, args.root, args.distinct, args.seed, args.count, args.prefix)
+                           args.rule, args.root, args.distinct, seed, args.count, args.prefix, hidden)
     except GenerationError as error:
         raise UsageError("fixtures.generate.impossible", reason=error.message) from None
     for path in written:
         print(t("fixtures.generate.wrote", args.lang, path=path))
+    if hidden:
+        print(t("fixtures.generate.hidden", args.lang, seed=seed, path=args.out / "README.md"))
     return 0
+
+
+def is_hidden_folder(out: Path) -> bool:
+    """Whether ``out`` is the current course's hidden folder or a folder inside it (links and ``..`` resolved)."""
+    hidden = current_course().hidden_fixtures.resolve()
+    resolved = Path(out).resolve()
+    return resolved == hidden or hidden in resolved.parents
