@@ -111,6 +111,20 @@ def test_init_and_the_edition_write_the_rule(abkit, tmp_path, course):
         assert "prune_on_equality: false" in path.read_text(encoding="utf-8"), path.name
 
 
+def test_generated_trees_follow_the_courses_rule_unless_told(abkit, tmp_path, course):
+    """``fixtures generate`` without ``--rule`` writes expectations under the course's rule; ``--rule`` overrides."""
+    switched(course, "cs188")
+    try:
+        for name, extra in (("course", ()), ("told", ("--rule", "aima"))):
+            assert abkit("--course", course, "fixtures", "generate", "-b", "2", "-d", "2", "--seed", "3",
+                         "--out", tmp_path / name, *extra).status == 0
+    finally:
+        switched(course, "aima")
+    (written,), (told,) = (tmp_path / "course").glob("*.yaml"), (tmp_path / "told").glob("*.yaml")
+    assert "prune_on_equality: false" in written.read_text(encoding="utf-8")
+    assert "prune_on_equality: true" in told.read_text(encoding="utf-8")
+
+
 # -- a rubric or info.yaml naming a rule ----------------------------------------
 
 def test_a_rubric_naming_another_rule_is_refused_at_its_line(abkit, tmp_path, course):

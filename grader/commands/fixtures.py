@@ -42,7 +42,7 @@ def register(sub, lang: str, add_lang) -> None:
     g.add_argument("--min", type=int, default=-9, dest="low", help=t("fixtures.generate.help.min", lang))
     g.add_argument("--max", type=int, default=9, dest="high", help=t("fixtures.generate.help.max", lang))
     g.add_argument("--ordering", choices=ORDERINGS, default="random", help=t("fixtures.generate.help.ordering", lang))
-    g.add_argument("--rule", choices=("aima", "cs188"), default="aima", help=t("fixtures.generate.help.rule", lang))
+    g.add_argument("--rule", choices=("aima", "cs188"), help=t("fixtures.generate.help.rule", lang))
     g.add_argument("--root", choices=("max", "min"), default="max", help=t("fixtures.generate.help.root", lang))
     g.add_argument("--distinct", action="store_true", help=t("fixtures.generate.help.distinct", lang))
     g.add_argument("--seed", type=int, help=t("fixtures.generate.help.seed", lang))
@@ -147,6 +147,16 @@ def _show(value) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def _course_rule() -> str:
+    """The cut-off rule of the course worked on (``abkit-course.toml``), or AIMA's outside any course."""
+    from abkit.coursefolder import NoCourse, current_course
+
+    try:
+        return current_course().rule
+    except NoCourse:
+        return "aima"
+
+
 def run_generate(args) -> int:
     from authoring.fixturegen import generate
     from authoring.redraw import new_seed
@@ -160,10 +170,11 @@ def run_generate(args) -> int:
         if nodes > MAX_TREE_NODES:  # a graded search could not report it whole (the fixture would be refused anyway)
             raise UsageError("fixtures.generate.too_big", limit=MAX_TREE_NODES)
     hidden = args.hidden or is_hidden_folder(args.out)
+    rule = args.rule or _course_rule()
     seed = args.seed if args.seed is not None else new_seed() if hidden else 0
     try:
         written = generate(args.out, args.branching, args.depth, args.low, args.high, args.ordering,
-                           args.rule, args.root, args.distinct, seed, args.count, args.prefix, hidden)
+                           rule, args.root, args.distinct, seed, args.count, args.prefix, hidden)
     except GenerationError as error:
         raise UsageError("fixtures.generate.impossible", reason=error.message) from None
     for path in written:
