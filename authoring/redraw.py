@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from abkit.coursefolder import current_course
+from abkit.courserule import counterpart_key
 from abkit.errors import UsageError
 from abkit.fixture import Fixture, FixtureError, fixture_paths, load_fixture
 from abkit.game import CHANCE, MAX
@@ -94,10 +95,11 @@ def redraw_hidden(seed: int, folder: Path | None = None, command: str | None = N
     except FixtureError as error:
         raise UsageError("redraw.unreadable", problem=error.render()) from None
     ids = new_ids(fixtures)
+    shared = pair_seeds(fixtures, ids)
     done: list[Drawn] = []
     texts: dict[Path, str] = {}
     for path, fixture in zip(paths, fixtures):
-        text, how, values = redraw_fixture(fixture, ids[fixture.id], seed)
+        text, how, values = redraw_fixture(fixture, ids[fixture.id], seed, shared.get(fixture.id))
         target = path.with_name(f"{ids[fixture.id]}{path.suffix}")
         texts[target] = text
         done.append(Drawn(path.relative_to(folder).as_posix(), target.relative_to(folder).as_posix(), how, values))
@@ -137,9 +139,27 @@ def new_ids(fixtures: list[Fixture]) -> dict[str, str]:
     return ids
 
 
-def redraw_fixture(fixture: Fixture, new_id: str, seed: int) -> tuple[str, str, str]:
-    """The text of the fixture that replaces ``fixture`` (id ``new_id``), how it was drawn, and the value range."""
-    rng_seed = tree_seed(seed, new_id)
+def pair_seeds(fixtures: list[Fixture], ids: dict[str, str]) -> dict[str, str]:
+    """Old id -> the new id whose seed it is drawn with, for the fixtures that are one tree written for both cut-off
+    rules (:func:`abkit.courserule.counterpart_key`): both are drawn with the AIMA one's seed, so they stay one tree
+    and a course tests its own rule's (a lone fixture of the other rule would be recomputed under the course's
+    rule and shown under a title naming the other rule)."""
+    pairs: dict[str, list[Fixture]] = {}
+    for fixture in fixtures:
+        if fixture.tree is not None and not _GENERATED.search(fixture.source):
+            pairs.setdefault(counterpart_key(fixture), []).append(fixture)
+    shared = {}
+    for members in pairs.values():
+        if {f.prune_on_equality for f in members} == {True, False}:
+            first = min(members, key=lambda f: (not f.prune_on_equality, ids[f.id]))
+            shared |= {f.id: ids[first.id] for f in members}
+    return shared
+
+
+def redraw_fixture(fixture: Fixture, new_id: str, seed: int, seed_id: str | None = None) -> tuple[str, str, str]:
+    """The text of the fixture that replaces ``fixture`` (id ``new_id``), how it was drawn, and the value range;
+    its tree is drawn with the seed of ``seed_id`` (default ``new_id``): a fixture and its counterpart share one."""
+    rng_seed = tree_seed(seed, seed_id or new_id)
     generated = _GENERATED.search(fixture.source)
     if fixture.tree is None:
         return _text(fixture), "kept_game", ""

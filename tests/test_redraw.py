@@ -54,6 +54,30 @@ def test_no_drawn_id_or_title_names_a_seed_the_public_generator_could_replay(out
         assert not any("seed" in title or "시드" in title for title in fixture.title.values())
 
 
+@pytest.mark.parametrize("rule", [True, False])
+def test_a_tree_written_for_both_rules_stays_one_tree_and_the_course_tests_only_its_rules(outside, rule):
+    """The published rule-split-max and rule-split-max-cs188 are one tree written for each rule: drawn again, they
+    must stay one (else a course keeps the other rule's, recomputed, under a title naming the other rule)."""
+    from abkit.courserule import counterpart_key, for_course_rule
+
+    pairs = {}
+    for fixture in PUBLISHED.values():
+        pairs.setdefault(counterpart_key(fixture), []).append(fixture.id)
+    assert sorted(sorted(ids) for ids in pairs.values() if len(ids) > 1) == [["rule-split-max", "rule-split-max-cs188"]]
+    init_course(outside / "c", seed=5)
+    drawn = {load_fixture(p).id: load_fixture(p) for p in fixture_paths([outside / "c" / "fixtures" / "hidden"])}
+    aima, cs188 = drawn["rule-split-max"], drawn["rule-split-max-cs188"]
+    assert counterpart_key(aima) == counterpart_key(cs188) != counterpart_key(PUBLISHED["rule-split-max"])
+    assert (aima.prune_on_equality, cs188.prune_on_equality) == (True, False)
+    assert aima.expected["alphabeta"] != cs188.expected["alphabeta"]  # the drawn tree still splits the rules
+    with chosen_course(outside / "c"):
+        kept = for_course_rule(list(drawn.values()), rule, recompute=False)
+    other = "(CS188 rule)" if rule else "(AIMA rule)"
+    ids = {f.id for f in kept}
+    assert ("rule-split-max" in ids, "rule-split-max-cs188" in ids) == (rule, not rule)  # the other replaced
+    assert not [f.id for f in kept if other in f.title.get("en", "")]
+
+
 def test_every_drawn_tree_is_as_hard_as_the_one_it_replaces_and_verifies(outside):
     init_course(outside / "c", seed=1234)
     folder = outside / "c" / "fixtures" / "hidden"
