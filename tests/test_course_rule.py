@@ -230,6 +230,43 @@ def test_the_courses_rule_is_the_one_code_is_held_to(abkit, tmp_path, rule, othe
         assert not any(word in text for word in never), [w for w in never if w in text]
 
 
+def test_a_new_course_switched_by_one_line_holds_its_students_edition_and_its_grades_to_cs188(abkit, tmp_path):
+    """Issue 29's second done-means end to end: a course from ``abkit init`` (hidden trees of its own), its marker's
+    rule line changed, its student edition released (no solutions: check has only the fixtures' expectations);
+    CS188-correct code passes the edition's check and gets full marks, AIMA code fails them and loses points on
+    what the rule changes, and nothing said names AIMA's comparisons."""
+    course, edition = tmp_path / "course", tmp_path / "edition"
+    assert abkit("init", course, "--seed", "5", "--lang", "en").status == 0
+    switched(course, "cs188")
+    assert abkit("--course", course, "release", "student", "--out", edition, "--lang", "en").status == 0
+    assert not (edition / "solutions").exists() and course_rule(edition) == "cs188"
+    for lang in ("en", "ko"):
+        run = _check(abkit, edition, "cs188", lang)
+        assert run.status == 0 and "[" + "#" * 20 + "]" in run.out, _said(run)  # 5 of 5 done
+        assert not any(word in _said(run) for word in SAYS_AIMA), _said(run)
+        counts = [int(n) for n in re.findall(r"(\d+)", "\n".join(
+            line for line in run.out.splitlines() if line.startswith("✓ ")))]
+        assert len(counts) == 5 and all(n > 0 for n in counts), run.out  # no "passed (0 public tests)"
+        run = _check(abkit, edition, "aima", lang)
+        assert run.status == 1 and not any(word in _said(run) for word in SAYS_AIMA), _said(run)
+        hints = [abkit("--course", edition, "hint", "alphabeta", str(level), "--lang", lang) for level in (1, 2, 3, 4)]
+        assert all(h.status == 0 for h in hints) and not any(w in _said(h) for h in hints for w in SAYS_AIMA)
+    run = _check(abkit, edition, "aima")
+    assert "✓ minimax" in run.out and "✗" in run.out.split("== alphabeta ·")[1]
+    out = tmp_path / "out"
+    run = abkit("--course", course, "grade", _class(tmp_path / "class"), "--out", out, "-j", "2", "--lang", "en")
+    assert run.status == 0
+    rows = {row["student"]: row for row in csv.DictReader((out / "grades.csv").open(encoding="utf-8"))}
+    assert float(rows["cs188"]["score"]) == float(rows["cs188"]["max_score"]) > 0
+    for name in ("alphabeta", "alphabeta_cutoff", "ordering"):
+        assert float(rows["aima"][name]) < float(rows["cs188"][name]), name
+    for name in ("minimax", "expectimax"):
+        assert float(rows["aima"][name]) == float(rows["cs188"][name]), name
+    said = [run.out, run.err, (out / "summary.md").read_text(encoding="utf-8")]
+    said += [(out / "students" / s / "feedback.md").read_text(encoding="utf-8") for s in ("aima", "cs188")]
+    assert not [(w, t[max(0, t.find(w) - 200):t.find(w) + 100]) for t in said for w in SAYS_AIMA if w in t]
+
+
 # -- handouts ----------------------------------------------------------------------
 
 @pytest.mark.parametrize("rule, says, never", [
