@@ -8,7 +8,8 @@
   student (``_assignsubmission_onlinetext_`` beside it holds online text, not graded);
 - **Brightspace (D2L)**: folders ``<user>-<submission> - <Name> - <Mon d, yyyy hmm AM>`` beside ``index.html``;
 - **Blackboard**: loose files ``<Assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>`` and a receipt
-  ``<Assignment>_<username>_attempt_<stamp>.txt`` per attempt (the latest attempt is graded);
+  ``<Assignment>_<username>_attempt_<stamp>.txt`` per attempt (the latest attempt is graded; a username may hold
+  ``_``: :func:`_blackboard_users`);
 - **Canvas**'s "Download Submissions": loose files ``<sortablename>[_LATE]_<userid>_<submissionid>_<file>``, a
   re-upload's name ending ``-1``, ``-2`` (the copy of the highest submission id and suffix is graded);
 - otherwise the **plain** layout: one folder or ``.zip`` per student, named by the student's id
@@ -316,12 +317,16 @@ def _blackboard(intake: Intake, top: list[Path]) -> None:
     """Blackboard's loose files, grouped by username; the files of the latest attempt are graded, the receipts and
     the earlier attempts' files left out (said in the feedback)."""
     attempts: dict[str, dict[str, list[tuple[Path, re.Match]]]] = defaultdict(lambda: defaultdict(list))
+    named = []
     for path in top:
         found = BLACKBOARD.fullmatch(path.name) if _is_file(path) else None
         if found is None:
             intake.left_out(path, "intake.why.not_lms", lms="Blackboard")
         else:
-            attempts[found["user"]][found["stamp"]].append((path, found))
+            named.append((path, found))
+    users = _blackboard_users([found["assignment"] + "_" + found["user"] for _, found in named])
+    for path, found in named:
+        attempts[users[found["assignment"] + "_" + found["user"]]][found["stamp"]].append((path, found))
     for user, stamps in attempts.items():
         student, latest = student_id(user), max(stamps)
         notes = [Message("intake.note.attempt", count=len(stamps), stamp=latest)] if len(stamps) > 1 else []
@@ -338,6 +343,26 @@ def _blackboard(intake: Intake, top: list[Path]) -> None:
         if not kept:
             notes.append(Message("intake.note.receipt_only", stamp=latest))
         intake.add(_loose_entry(intake.root, student, kept, notes, (user,)), user)
+
+
+def _blackboard_users(heads: list[str]) -> dict[str, str]:
+    """Each ``<Assignment>_<username>`` that starts a Blackboard name -> the username. Every file of one download
+    names the same assignment: it is the longest start all of them share up to a ``_`` (so a username may hold a
+    ``_``, and two users are never read as one); with a single student (or no shared start), the username is what
+    follows the last ``_``.
+
+    >>> _blackboard_users(["HW 3_kim_m", "HW 3_lee_m", "HW 3_kim"])
+    {'HW 3_kim': 'kim', 'HW 3_kim_m': 'kim_m', 'HW 3_lee_m': 'lee_m'}
+    >>> _blackboard_users(["HW_3_kim_m"])
+    {'HW_3_kim_m': 'm'}
+    """
+    distinct = sorted(set(heads))
+    cut = 0
+    if len(distinct) > 1:
+        first = distinct[0]
+        cut = max((i + 1 for i, char in enumerate(first) if char == "_"
+                   and all(h.startswith(first[:i + 1]) and len(h) > i + 1 for h in distinct)), default=0)
+    return {head: head[cut:] if cut else head.rsplit("_", 1)[1] for head in distinct}
 
 
 def _moodle(intake: Intake, top: list[Path]) -> None:

@@ -150,13 +150,13 @@ def blackboard(root: Path) -> Download:
     files = {}
     attempts = [(s, "2024-03-01-10-00-00", hand_in) for s, hand_in in hand_ins("gt").items()]
     attempts += [("choi", "2024-03-01-09-00-00", OLDER), ("choi", "2024-03-02-23-59-00", GOOD)]
-    for student, stamp, hand_in in attempts:
-        user = f"{student}2024"
+    users = {s: f"{s}_24" if s in ("kim", "lee", "choi") else f"{s}2024" for s, _, _ in attempts}
+    for student, stamp, hand_in in attempts:  # (a username may hold "_": kim_24, lee_24 and choi_24 are three)
+        user = users[student]
         files |= {f"HW 3_{user}_attempt_{stamp}_{file}": data for file, data in hand_in.items()}
         files[f"HW 3_{user}_attempt_{stamp}.txt"] = f"Name: {student}\nSubmitted: {stamp}\n"
     write(root, files)
-    return Download({s: f"{s}2024" for s in [*hand_ins("gt"), "choi"]},
-                    ["HW 3_choi2024_attempt_2024-03-01-09-00-00_alphabeta.py"])
+    return Download(users, ["HW 3_choi_24_attempt_2024-03-01-09-00-00_alphabeta.py"])
 
 
 def _submitter(folder: str, name: str, sid: str, created: str) -> str:
