@@ -5,7 +5,8 @@
 - **Gradescope**'s export: ``assignment_<id>_export/`` (or the folder holding only it) with ``submission_<n>/``
   folders and ``submission_metadata.yml`` (who submitted: ``:sid:``, ``:email:``, ``:name:``, ``:created_at:``);
 - **Moodle**'s "Download all submissions": a folder ``<Full Name>_<participant id>_assignsubmission_file_`` per
-  student (``_assignsubmission_onlinetext_`` beside it holds online text, not graded);
+  student (``_assignsubmission_onlinetext_`` beside it holds online text, not graded), or without folders loose
+  files ``<Full Name>_<participant id>_assignsubmission_file_<file>``;
 - **Brightspace (D2L)**: folders ``<user>-<submission> - <Name> - <Mon d, yyyy hmm AM>`` beside ``index.html``;
 - **Blackboard**: loose files ``<Assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>`` and a receipt
   ``<Assignment>_<username>_attempt_<stamp>.txt`` per attempt (the latest attempt is graded; a username may hold
@@ -41,6 +42,7 @@ CANVAS_TEXT = re.compile(r"(?P<name>[^_]+?)(?:_LATE)?_(?P<user>\d+)_text\.html",
 BLACKBOARD = re.compile(r"(?P<assignment>.+)_(?P<user>[^_]+)_attempt_(?P<stamp>\d{4}(?:-\d\d){5})"
                         r"(?:_(?P<file>.+)|(?P<receipt>\.txt))", re.S)
 MOODLE = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<kind>[a-z]+)_?", re.S)
+MOODLE_FILE = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<kind>[a-z]+)_(?P<file>.+)", re.S)
 BRIGHTSPACE = re.compile(r"(?P<user>\d+)-(?P<sub>\d+) - (?P<name>.+) - (?P<date>[A-Z][a-z]{2} \d{1,2}, \d{4} "
                          r"\d{3,4} [AP]M)", re.S)
 GRADESCOPE_EXPORT = re.compile(r"assignment_\d+_export")
@@ -154,7 +156,7 @@ def _layout(folder: Path, top: list[Path]) -> str:
         return "gradescope"
     folders = [p.name for p in top if _is_dir(p)]
     files = [p.name for p in top if _is_file(p)]
-    if any(MOODLE.fullmatch(name) for name in folders):
+    if any(MOODLE.fullmatch(name) for name in folders) or any(MOODLE_FILE.fullmatch(name) for name in files):
         return "moodle"
     if "index.html" in files and any(BRIGHTSPACE.fullmatch(name) for name in folders):
         return "brightspace"
@@ -366,26 +368,44 @@ def _blackboard_users(heads: list[str]) -> dict[str, str]:
 
 
 def _moodle(intake: Intake, top: list[Path]) -> None:
-    """Moodle's folders, one per participant and kind; the ``file`` folder is graded, online text left out."""
+    """Moodle's folders, one per participant and kind; the ``file`` folder is graded, online text left out. Without
+    "Download submissions in folders" (a teacher's preference; Moodle before 3.1) each file is loose, named
+    ``<Full Name>_<participant id>_assignsubmission_file_<file>``: grouped by participant, the prefix stripped."""
     people: dict[str, dict[str, Path]] = defaultdict(dict)
+    loose: dict[str, list[tuple[str, Path]]] = defaultdict(list)
     names = {}
     for path in top:
-        found = MOODLE.fullmatch(path.name) if _is_dir(path) else None
+        folder = MOODLE.fullmatch(path.name) if _is_dir(path) else None
+        flat = MOODLE_FILE.fullmatch(path.name) if _is_file(path) else None
+        found = folder or flat
         if found is None:
             intake.left_out(path, "intake.why.not_lms", lms="Moodle")
             continue
-        people[found["id"]][found["kind"]] = path
         names[found["id"]] = found["name"]
-    for participant, kinds in people.items():
-        student = student_id(participant)
-        graded = kinds.get("file") or next(iter(kinds.values()))
+        if folder is not None:
+            people[found["id"]][found["kind"]] = path
+        elif flat["kind"] == "file":
+            loose[found["id"]].append((flat["file"], path))
+        else:
+            intake.left_out(path, "intake.why.online_text")
+    for participant in sorted(set(people) | set(loose)):
+        student, name = student_id(participant), student_id(names[participant])
+        kinds = people.get(participant, {})
+        graded = kinds.get("file") or (None if participant in loose else next(iter(kinds.values())))
         for kind, path in kinds.items():
             if path != graded:
                 for top_, _, files in os.walk(path):
-                    for name in sorted(files):
-                        intake.left_out(Path(top_) / name, "intake.why.online_text")
+                    for file in sorted(files):
+                        intake.left_out(Path(top_) / file, "intake.why.online_text")
+        if graded is None:  # loose files only
+            kept = loose[participant]
+            for file, path in kept:
+                intake.taken(path, student, Message("intake.why.graded_as", name=shown(file)))
+            intake.add(_loose_entry(intake.root, student, kept, [], (name,)), participant, name)
+            continue
+        for _, path in loose.get(participant, []):  # beside the participant's folder: no download has both
+            intake.left_out(path, "intake.why.plain_file")
         _list_folder(intake, graded, student)
-        name = student_id(names[participant])
         intake.add(Submission(student, _lone_zip(graded), aliases=(name,), verify=False), participant, name)
 
 

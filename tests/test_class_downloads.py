@@ -145,6 +145,23 @@ def moodle(root: Path) -> Download:
                     ["Choi Junho_60_assignsubmission_file_/old/alphabeta.py"])
 
 
+def moodle_flat(root: Path) -> Download:
+    """Moodle without "Download submissions in folders": ``<Full Name>_<participantid>_assignsubmission_file_<file>``
+    loose; choi's older try is a zip beside the graded files."""
+    people = {"kim": ("Kim Minsu", 57), "lee": ("Lee Jiwon", 58), "park": ("Park Seoyeon", 59),
+              "jung": ("Jung Yuna", 61), "yoon": ("Yoon Hana", 63), "han": ("Han Seojun", 62)}
+    files = {}
+    for student, hand_in in hand_ins("gt").items():
+        name, number = people[student]
+        files |= {f"{name}_{number}_assignsubmission_file_{file}": data for file, data in hand_in.items()}
+    files |= {f"Choi Junho_60_assignsubmission_file_{n}": d for n, d in GOOD.items()}
+    files["Choi Junho_60_assignsubmission_file_drafts.zip"] = zipped(OLDER)
+    files["Choi Junho_60_assignsubmission_onlinetext_onlinetext.html"] = "<p>final version</p>"
+    write(root, files)
+    return Download({s: str(n) for s, (_, n) in people.items()} | {"choi": "60"},
+                    ["Choi Junho_60_assignsubmission_file_drafts.zip"])
+
+
 def blackboard(root: Path) -> Download:
     """``<Assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>`` and each attempt's receipt ``.txt``."""
     files = {}
@@ -210,8 +227,8 @@ def plain(root: Path) -> Download:
     return Download({s: s for s in [*hand_in, "choi"]}, ["choi/drafts/alphabeta.py"])
 
 
-LMS = {"canvas": canvas, "moodle": moodle, "blackboard": blackboard, "gradescope": gradescope,
-       "brightspace": brightspace, "plain": plain}
+LMS = {"canvas": canvas, "moodle": moodle, "moodle_flat": moodle_flat, "blackboard": blackboard,
+       "gradescope": gradescope, "brightspace": brightspace, "plain": plain}
 BUGGY = "han"
 
 
@@ -290,8 +307,8 @@ def test_the_older_copy_is_left_out_and_the_feedback_says_which_was_graded(class
         if lms == "gradescope":
             path = path.removeprefix("assignment_4242_export/")
         line = next(line for line in report.splitlines() if line.startswith(f"- `{path}`: "))
-        if lms in ("moodle", "plain"):  # no stamps: a file of the student's, the feedback says it was not graded
-            assert line.endswith(f": {download.ids['choi']}'s submission"), line
+        if lms in ("moodle", "moodle_flat", "plain"):  # no stamps: the student's file; the feedback says not graded
+            assert f": {download.ids['choi']}'s submission" in line, line
         else:
             assert ": left out (" in line, line
     feedback = (out / "students" / download.ids["choi"] / "feedback.md").read_text(encoding="utf-8")
@@ -300,6 +317,7 @@ def test_the_older_copy_is_left_out_and_the_feedback_says_which_was_graded(class
             "gradescope": "2 submissions of this student: the latest, submission_120",
             "brightspace": "2 attempts were handed in: the latest, of Mar 2, 2024 930 AM, was graded",
             "moodle": "old/alphabeta.py: a file of the same name sits higher up",
+            "moodle_flat": "drafts.zip/alphabeta.py: a file of the same name sits higher up",
             "plain": "drafts/alphabeta.py: a file of the same name sits higher up"}[lms]
     assert said in feedback, (lms, feedback)
 
@@ -385,8 +403,8 @@ def test_the_key_check_finds_keys_and_leaves_file_names():
     assert len(NAMESPACES) == 12 and "check.exercise" in CATALOGUE
 
 
-LOOP = GOOD["alphabeta.py"].replace("    if game.terminal_test(state):\n        return game.utility(state)\n    v = -math.inf",
-                                    "    while True:\n        pass\n    v = -math.inf", 1)
+LOOP = GOOD["alphabeta.py"].replace("        return game.utility(state)\n    v = -math.inf",
+                                    "        return game.utility(state)\n    while True:\n        pass", 1)
 assert LOOP != GOOD["alphabeta.py"]
 #: students failing in every way the grader names: (files)
 FAILING = {
