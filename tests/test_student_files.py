@@ -326,7 +326,7 @@ def test_the_feedback_says_it_in_korean_too(tmp_path, graded):
     nb = feedback(tmp_path / "out", "nb")
     assert "alphabeta.ipynb 노트북의 코드 셀 2개를 alphabeta.py 파일로 보고 채점했습니다." in nb
     assert "주석으로 바꾸었습니다" in nb
-    assert "hw3/alpha_beta.py 파일은 이름이 alphabeta.py 파일과 비슷해서" in feedback(tmp_path / "out", "near")
+    assert "hw3/alpha_beta.py 파일은 이름이 alphabeta.py와 비슷해서" in feedback(tmp_path / "out", "near")
     for student in ("nb", "near"):
         assert message_keys_in(feedback(tmp_path / "out", student)) == []
     assert message_keys_in((tmp_path / "out" / "summary.md").read_text(encoding="utf-8")) == []
