@@ -10,7 +10,7 @@ kim        loose files (prefixed by the LMS where it prefixes them)
 lee        a zip: in the student's folder, or the upload itself where the LMS has no folders
 park       a zip in a zip
 choi       an older copy with a bug and a later correct one (the LMS's stamps where it has them; a draft
-           in a folder below the graded file where it has none: Moodle keeps one submission, plain none)
+           in a folder or zip below the graded files where it has none: Moodle keeps one submission, plain none)
 jung       a notebook ``alphabeta.ipynb`` (the solution in its code cells) beside ``minimax.py``
 yoon       near names: ``Alpha_Beta.py``, ``Minimax (1).py``
 han        a bug in alpha-beta: ``>`` for ``>=`` in MAX-VALUE, or alpha never raised in MAX-VALUE
@@ -94,8 +94,8 @@ def write(folder: Path, files: dict[str, str | bytes]) -> None:
         path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
 
 
-#: each student's hand-in, as files (an LMS prefixes or folders them): (files, correct?)
 def hand_ins(bug: str) -> dict[str, dict[str, str | bytes]]:
+    """Each student's files but choi's (an LMS prefixes or folders them); han's alpha-beta has the bug ``bug``."""
     return {
         "kim": dict(GOOD),
         "lee": {"hw3.zip": zipped({f"hw3/{n}": d for n, d in GOOD.items()})},
@@ -110,8 +110,8 @@ OLDER = {"minimax.py": GOOD["minimax.py"], "alphabeta.py": BUGS["gt"]}  # choi's
 
 
 class Download:
-    """A class as an LMS wrote it: ``ids`` (name in the table above -> the id grades.csv must give), the buggy
-    student, and ``older`` (the download's paths of choi's older copy, which must be left out)."""
+    """A class as an LMS wrote it: ``ids`` (name in the table above -> the id grades.csv must give) and ``older``
+    (the download's paths of choi's older, buggy copy, which must not be graded)."""
 
     def __init__(self, ids: dict[str, str], older: list[str]) -> None:
         self.ids, self.older = ids, older
