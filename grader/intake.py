@@ -11,7 +11,8 @@
 - **Blackboard**: loose files ``<Assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>`` and a receipt
   ``<Assignment>_<username>_attempt_<stamp>.txt`` per attempt (the latest attempt is graded; a username may hold
   ``_``: :func:`_blackboard_users`);
-- **Canvas**'s "Download Submissions": loose files ``<sortablename>[_LATE]_<userid>_<submissionid>_<file>``, a
+- **Canvas**'s "Download Submissions": loose files ``<sortablename>[_LATE]_<userid>_<submissionid>_<file>`` (under
+  anonymous grading ``[LATE_]anon_<anonymous id>_<submissionid>_<file>``: the anonymous id is the student's), a
   re-upload's name ending ``-1``, ``-2`` (the copy of the highest submission id and suffix is graded);
 - otherwise the **plain** layout: one folder or ``.zip`` per student, named by the student's id
   (:func:`grader.submissions.find_submissions`).
@@ -37,8 +38,12 @@ from abkit.i18n import Message
 from grader.submissions import (MAX_DEPTH, Submission, SubmissionsError, find_submissions, read_regular, shown,
                                 student_id)
 
-CANVAS = re.compile(r"(?P<name>[^_]+?)(?P<late>_LATE)?_(?P<user>\d+)_(?P<sub>\d+)_(?P<file>.+)", re.S)
-CANVAS_TEXT = re.compile(r"(?P<name>[^_]+?)(?:_LATE)?_(?P<user>\d+)_text\.html", re.S)  # an online-text submission
+#: Canvas's student part of a name: ``<sortablename>[_LATE]_<userid>`` (the name may hold ``_``; older Canvas wrote
+#: ``_late``), or under anonymous grading ``[LATE_]anon_<anonymous id>`` (5 base58 characters)
+_CANVAS_WHO = (r"(?:(?P<anon_late>LATE_)?(?P<anon>anon_[1-9A-HJ-NP-Za-km-z]{5})"
+               r"|(?P<name>.*?)(?P<late>_LATE|_late)?_(?P<user>\d+))")
+CANVAS = re.compile(_CANVAS_WHO + r"_(?P<sub>\d+)_(?P<file>.+)", re.S)
+CANVAS_TEXT = re.compile(_CANVAS_WHO + r"_(?:text|link)\.html", re.S)  # an online-text (or URL) submission
 BLACKBOARD = re.compile(r"(?P<assignment>.+)_(?P<user>[^_]+)_attempt_(?P<stamp>\d{4}(?:-\d\d){5})"
                         r"(?:_(?P<file>.+)|(?P<receipt>\.txt))", re.S)
 MOODLE = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<kind>[a-z]+)_?", re.S)
@@ -260,11 +265,11 @@ def _canvas(intake: Intake, top: list[Path]) -> None:
         text = CANVAS_TEXT.fullmatch(path.name) if found is None else None
         if text is not None:
             intake.left_out(path, "intake.why.online_text")
-            texts[text["user"]] = text["name"]
+            texts[text["anon"] or text["user"]] = text["name"] or ""
         elif found is None:
             intake.left_out(path, "intake.why.not_lms", lms="Canvas")
         else:
-            students[found["user"]].append((path, found))
+            students[found["anon"] or found["user"]].append((path, found))
     for user, files in students.items():
         copies: dict[str, list[tuple[tuple[int, int], Path, re.Match]]] = defaultdict(list)
         for path, found in files:
@@ -276,7 +281,7 @@ def _canvas(intake: Intake, top: list[Path]) -> None:
             _, path, found = versions[-1]
             kept.append((name, path))
             intake.taken(path, student, Message("intake.why.graded_as", name=shown(name)))
-            if found["late"]:
+            if found["late"] or found["anon_late"]:
                 late.append(shown(name))
             for _, older, _ in versions[:-1]:
                 intake.left_out(older, "intake.why.older_copy", file=shown(name), kept=shown(path.name))
@@ -285,8 +290,8 @@ def _canvas(intake: Intake, top: list[Path]) -> None:
                                      kept=shown(path.name)))
         if late:
             notes.insert(0, Message("intake.note.late", lms="Canvas", files=", ".join(late)))
-        name = files[0][1]["name"]
-        intake.add(_loose_entry(intake.root, student, kept, notes, (name,)), user, name)
+        name = files[0][1]["name"] or ""
+        intake.add(_loose_entry(intake.root, student, kept, notes, (name,) if name else ()), user, name)
     for user, name in sorted(texts.items()):  # online text alone: a row saying so, not a student lost
         if user not in students:
             intake.add(Submission(student_id(user), intake.root, problem=Message("intake.note.text_only", lms="Canvas"),

@@ -119,8 +119,8 @@ class Download:
 
 def canvas(root: Path) -> Download:
     """``<sortablename>[_LATE]_<userid>_<submissionid>_<file>``; a re-upload ``-1``."""
-    users = {"kim": ("kimminsu", 1001), "lee": ("leejiwon", 1002), "park": ("parkseoyeon", 1003),
-             "jung": ("jungyuna", 1005), "yoon": ("yoonhana", 1007), "han": ("hanseojun", 1006)}
+    users = {"kim": ("kimminsu", 1001), "lee": ("leejiwon", 1002), "park": ("park_seoyeon", 1003),
+             "jung": ("jungyuna", 1005), "yoon": ("윤하나", 1007), "han": ("hanseojun", 1006)}  # names kept as words
     files = {}
     for student, hand_in in hand_ins("gt").items():
         name, user = users[student]
@@ -130,6 +130,20 @@ def canvas(root: Path) -> Download:
     write(root, files)
     return Download({s: str(u) for s, (_, u) in users.items()} | {"choi": "1004"},
                     ["choijunho_1004_5004_alphabeta.py"])
+
+
+def canvas_anonymous(root: Path) -> Download:
+    """Canvas under anonymous grading: ``[LATE_]anon_<anonymous id>_<submissionid>_<file>``, the anonymous id five
+    base58 characters (Canvas's lib/content_zipper.rb, Anonymity.generate_id)."""
+    users = {"kim": "Kim23", "lee": "Lee45", "park": "Prk67", "jung": "Jng12", "yoon": "Yn345", "han": "Han67"}
+    files = {}
+    for n, (student, hand_in) in enumerate(hand_ins("alpha").items()):
+        files |= {f"anon_{users[student]}_{6000 + n}_{file}": data for file, data in hand_in.items()}
+    files |= {f"anon_Chx89_6100_{n}": d for n, d in OLDER.items()}
+    files["LATE_anon_Chx89_6190_alphabeta-1.py"] = GOOD["alphabeta.py"]
+    write(root, files)
+    return Download({s: f"anon_{u}" for s, u in users.items()} | {"choi": "anon_Chx89"},
+                    ["anon_Chx89_6100_alphabeta.py"])
 
 
 def moodle(root: Path) -> Download:
@@ -227,8 +241,8 @@ def plain(root: Path) -> Download:
     return Download({s: s for s in [*hand_in, "choi"]}, ["choi/drafts/alphabeta.py"])
 
 
-LMS = {"canvas": canvas, "moodle": moodle, "moodle_flat": moodle_flat, "blackboard": blackboard,
-       "gradescope": gradescope, "brightspace": brightspace, "plain": plain}
+LMS = {"canvas": canvas, "canvas_anonymous": canvas_anonymous, "moodle": moodle, "moodle_flat": moodle_flat,
+       "blackboard": blackboard, "gradescope": gradescope, "brightspace": brightspace, "plain": plain}
 BUGGY = "han"
 
 
@@ -313,6 +327,7 @@ def test_the_older_copy_is_left_out_and_the_feedback_says_which_was_graded(class
             assert ": left out (" in line, line
     feedback = (out / "students" / download.ids["choi"] / "feedback.md").read_text(encoding="utf-8")
     said = {"canvas": "2 copies of alphabeta.py: the latest, choijunho_LATE_1004_5090_alphabeta-1.py, was graded",
+            "canvas_anonymous": "2 copies of alphabeta.py: the latest, LATE_anon_Chx89_6190_alphabeta-1.py, was graded",
             "blackboard": "2 attempts were handed in: the latest, of 2024-03-02-23-59-00, was graded",
             "gradescope": "2 submissions of this student: the latest, submission_120",
             "brightspace": "2 attempts were handed in: the latest, of Mar 2, 2024 930 AM, was graded",
