@@ -7,7 +7,8 @@
 - **Moodle**'s "Download all submissions": a folder ``<Full Name>_<participant id>_assignsubmission_file_`` per
   student (``_assignsubmission_onlinetext_`` beside it holds online text, not graded), or without folders loose
   files ``<Full Name>_<participant id>_assignsubmission_file_<file>``;
-- **Brightspace (D2L)**: folders ``<user>-<submission> - <Name> - <Mon d, yyyy hmm AM>`` beside ``index.html``;
+- **Brightspace (D2L)**: folders ``<user>-<submission> - <Name> - <Mon d, yyyy hmm AM>`` beside ``index.html`` (an
+  older download: files ``<user>-<submission> - <Name> - <date> - <file>``);
 - **Blackboard**: loose files ``<Assignment>_<username>_attempt_<YYYY-MM-DD-HH-MM-SS>_<file>`` and a receipt
   ``<Assignment>_<username>_attempt_<stamp>.txt`` per attempt (the latest attempt is graded; a username may hold
   ``_``: :func:`_blackboard_users`);
@@ -50,6 +51,7 @@ MOODLE = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<kind>[a-z]+)
 MOODLE_FILE = re.compile(r"(?P<name>.+)_(?P<id>\d+)_assignsubmission_(?P<kind>[a-z]+)_(?P<file>.+)", re.S)
 BRIGHTSPACE = re.compile(r"(?P<user>\d+)-(?P<sub>\d+) - (?P<name>.+) - (?P<date>[A-Z][a-z]{2} \d{1,2}, \d{4} "
                          r"\d{3,4} [AP]M)", re.S)
+BRIGHTSPACE_FILE = re.compile(BRIGHTSPACE.pattern + r" - (?P<file>.+)", re.S)  # an older download: files, no folders
 GRADESCOPE_EXPORT = re.compile(r"assignment_\d+_export")
 GRADESCOPE_METADATA = "submission_metadata.yml"
 COPY_SUFFIX = re.compile(r"(?P<stem>.+)-(?P<n>\d+)(?P<ext>\.[A-Za-z0-9]+)")
@@ -163,7 +165,8 @@ def _layout(folder: Path, top: list[Path]) -> str:
     files = [p.name for p in top if _is_file(p)]
     if any(MOODLE.fullmatch(name) for name in folders) or any(MOODLE_FILE.fullmatch(name) for name in files):
         return "moodle"
-    if "index.html" in files and any(BRIGHTSPACE.fullmatch(name) for name in folders):
+    if "index.html" in files and (any(BRIGHTSPACE.fullmatch(name) for name in folders)
+                                  or any(BRIGHTSPACE_FILE.fullmatch(name) for name in files)):
         return "brightspace"
     if any(BLACKBOARD.fullmatch(name) for name in files):
         return "blackboard"
@@ -415,27 +418,41 @@ def _moodle(intake: Intake, top: list[Path]) -> None:
 
 
 def _brightspace(intake: Intake, top: list[Path]) -> None:
-    """Brightspace's folders, one per submission: of one user's, the latest (by the date in its name) is graded."""
-    users: dict[str, list[tuple[datetime, Path, re.Match]]] = defaultdict(list)
+    """Brightspace's folders, one per submission: of one user's, the latest (by the date in its name) is graded. An
+    older download holds files instead, ``<user>-<submission> - <Name> - <date> - <file>``: the files of one user's
+    latest submission are graded, the prefix stripped."""
+    users: dict[str, dict[tuple[datetime, str], list[tuple[Path, re.Match]]]] = defaultdict(lambda: defaultdict(list))
     for path in top:
-        found = BRIGHTSPACE.fullmatch(path.name) if _is_dir(path) else None
+        found = BRIGHTSPACE.fullmatch(path.name) if _is_dir(path) else \
+            BRIGHTSPACE_FILE.fullmatch(path.name) if _is_file(path) else None
         when = _d2l_date(found["date"]) if found else None
         if when is None:
             intake.left_out(path, "intake.why.index" if path.name == "index.html" else "intake.why.not_lms",
                             lms="Brightspace")
         else:
-            users[found["user"]].append((when, path, found))
-    for user, folders in users.items():
-        folders.sort(key=lambda f: (f[0], f[1].name))
-        _, graded, found = folders[-1]
-        student = student_id(user)
-        for _, older, _ in folders[:-1]:
-            _list_folder(intake, older, None, Message("intake.why.older_attempt",
-                                                      stamp=older.name.rsplit(" - ", 1)[-1], latest=found["date"]))
-        notes = (Message("intake.note.attempt", count=len(folders), stamp=found["date"]),) if len(folders) > 1 else ()
-        _list_folder(intake, graded, student)
-        name = student_id(found["name"])
-        intake.add(Submission(student, _lone_zip(graded), notes=notes, aliases=(name,), verify=False), user, name)
+            users[found["user"]][(when, path.name if _is_dir(path) else found["sub"])].append((path, found))
+    for user, submissions in users.items():
+        order = sorted(submissions)
+        graded, student = submissions[order[-1]], student_id(user)
+        latest = graded[0][1]["date"]
+        for key in order[:-1]:
+            for older, found in submissions[key]:
+                why = Message("intake.why.older_attempt", stamp=found["date"], latest=latest)
+                if _is_dir(older):
+                    _list_folder(intake, older, None, why)
+                else:
+                    intake.files.append(FileLine(intake._relative(older), None, why))
+        notes = (Message("intake.note.attempt", count=len(order), stamp=latest),) if len(order) > 1 else ()
+        name = student_id(graded[0][1]["name"])
+        if _is_dir(graded[0][0]):
+            _list_folder(intake, graded[0][0], student)
+            entry = Submission(student, _lone_zip(graded[0][0]), notes=notes, aliases=(name,), verify=False)
+        else:
+            kept = [(found["file"], path) for path, found in graded]
+            for file, path in kept:
+                intake.taken(path, student, Message("intake.why.graded_as", name=shown(file)))
+            entry = _loose_entry(intake.root, student, kept, list(notes), (name,))
+        intake.add(entry, user, name)
 
 
 def _d2l_date(text: str) -> datetime | None:

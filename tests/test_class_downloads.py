@@ -229,6 +229,21 @@ def brightspace(root: Path) -> Download:
                     ["304-800 - Choi Junho - Feb 28, 2024 1159 PM/alphabeta.py"])
 
 
+def brightspace_flat(root: Path) -> Download:
+    """An older Brightspace download: files ``<user>-<submission> - <Name> - <date> - <file>`` beside ``index.html``."""
+    people = {"kim": (301, "Kim Minsu"), "lee": (302, "Lee Jiwon"), "park": (303, "Park Seoyeon"),
+              "jung": (305, "Jung Yuna"), "yoon": (307, "Yoon Hana"), "han": (306, "Han Seojun")}
+    files = {"index.html": "<html><body>HW 3</body></html>"}
+    for student, hand_in in hand_ins("alpha").items():
+        user, name = people[student]
+        files |= {f"{user}-{user + 600} - {name} - Mar 1, 2024 1000 AM - {file}": d for file, d in hand_in.items()}
+    files |= {f"304-800 - Choi Junho - Feb 28, 2024 1159 PM - {file}": d for file, d in OLDER.items()}
+    files |= {f"304-950 - Choi Junho - Mar 2, 2024 930 AM - {file}": d for file, d in GOOD.items()}
+    write(root, files)
+    return Download({s: str(u) for s, (u, _) in people.items()} | {"choi": "304"},
+                    ["304-800 - Choi Junho - Feb 28, 2024 1159 PM - alphabeta.py"])
+
+
 def plain(root: Path) -> Download:
     """One folder or ``.zip`` per student, named by the id: lee's zip is the entry itself."""
     hand_in = hand_ins("alpha")
@@ -242,7 +257,8 @@ def plain(root: Path) -> Download:
 
 
 LMS = {"canvas": canvas, "canvas_anonymous": canvas_anonymous, "moodle": moodle, "moodle_flat": moodle_flat,
-       "blackboard": blackboard, "gradescope": gradescope, "brightspace": brightspace, "plain": plain}
+       "blackboard": blackboard, "gradescope": gradescope, "brightspace": brightspace,
+       "brightspace_flat": brightspace_flat, "plain": plain}
 BUGGY = "han"
 
 
@@ -331,6 +347,7 @@ def test_the_older_copy_is_left_out_and_the_feedback_says_which_was_graded(class
             "blackboard": "2 attempts were handed in: the latest, of 2024-03-02-23-59-00, was graded",
             "gradescope": "2 submissions of this student: the latest, submission_120",
             "brightspace": "2 attempts were handed in: the latest, of Mar 2, 2024 930 AM, was graded",
+            "brightspace_flat": "2 attempts were handed in: the latest, of Mar 2, 2024 930 AM, was graded",
             "moodle": "old/alphabeta.py: a file of the same name sits higher up",
             "moodle_flat": "drafts.zip/alphabeta.py: a file of the same name sits higher up",
             "plain": "drafts/alphabeta.py: a file of the same name sits higher up"}[lms]
