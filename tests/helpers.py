@@ -1,10 +1,12 @@
-"""Known wrong searches as textual edits of the reference solutions, and a course under a chosen cut-off rule,
-shared by the tests."""
+"""Known wrong searches as textual edits of the reference solutions, a course under a chosen cut-off rule, and
+students' files written as an LMS download holds them, shared by the tests."""
 
 from __future__ import annotations
 
 import contextlib
+import io
 import re
+import zipfile
 from pathlib import Path
 
 #: the three mistakes issue 3 names, as edits of solutions/alphabeta.py
@@ -40,3 +42,20 @@ def course_under(rule: str, folder: Path):
     marker.write_text(text, encoding="utf-8")
     with chosen_course(folder):
         yield folder
+
+
+def zipped(files: dict[str, str | bytes]) -> bytes:
+    """A zip archive (deflated) holding ``files``: name -> contents."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def write(folder: Path, files: dict[str, str | bytes]) -> None:
+    """Write ``files`` (name -> contents, text as UTF-8) under ``folder``, making the folders their names hold."""
+    for name, data in files.items():
+        path = folder / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)

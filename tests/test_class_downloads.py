@@ -23,10 +23,8 @@ the rubric's text here, never read from a grade.
 from __future__ import annotations
 
 import csv
-import io
 import json
 import re
-import zipfile
 from collections import Counter
 from pathlib import Path
 
@@ -36,6 +34,8 @@ import yaml
 from abkit.i18n import catalogue
 from abkit.loading import KIT_ROOT
 from grader.cli import main
+
+from helpers import write, zipped
 
 SOLUTIONS = KIT_ROOT / "solutions"
 GOOD = {name: (SOLUTIONS / name).read_text(encoding="utf-8") for name in ("minimax.py", "alphabeta.py")}
@@ -67,13 +67,6 @@ MAXIMUM = sum(MAXIMA.values())
 assert MAXIMA == {"minimax": 10, "alphabeta": 10}
 
 
-def zipped(files: dict[str, str | bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
-
 
 def notebook(code: str) -> str:
     """A Jupyter notebook (nbformat 4) holding ``code`` in two code cells after a markdown cell, with a magic line
@@ -86,12 +79,6 @@ def notebook(code: str) -> str:
                                   **({"outputs": [], "execution_count": None} if kind == "code" else {})}
                                  for kind, source in cells]}, indent=1)
 
-
-def write(folder: Path, files: dict[str, str | bytes]) -> None:
-    for name, data in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data.encode("utf-8") if isinstance(data, str) else data)
 
 
 def hand_ins(bug: str) -> dict[str, dict[str, str | bytes]]:

@@ -9,15 +9,15 @@ notebook hand-in (``.ipynb``) belongs in these classes too; reading notebooks is
 from __future__ import annotations
 
 import csv
-import io
 import json
-import zipfile
 from pathlib import Path
 
 import pytest
 
 from abkit.loading import KIT_ROOT
 from abkit.manifest import MANIFEST, manifest
+
+from helpers import write, zipped
 
 SOLUTIONS = KIT_ROOT / "solutions"
 NAMES = ("minimax.py", "alphabeta.py", "alphabeta_cutoff.py", "expectimax.py", "ordering.py")
@@ -26,13 +26,6 @@ BUGGY = {**GOOD, "minimax.py": GOOD["minimax.py"].replace(b"v = math.inf", b"v =
 assert BUGGY["minimax.py"] != GOOD["minimax.py"]
 
 
-def zipped(files: dict[str, bytes]) -> bytes:
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            archive.writestr(name, data)
-    return buffer.getvalue()
-
 
 def packed(student: str) -> bytes:
     """A hand-in as ``abkit pack`` makes it (its manifest naming ``student``) of the correct files."""
@@ -40,11 +33,6 @@ def packed(student: str) -> bytes:
     text = json.dumps(manifest(student, files, {}, "aima"))
     return zipped({MANIFEST: text.encode(), **files})
 
-
-def write(folder: Path, files: dict[str, bytes]) -> None:
-    for name, data in files.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_bytes(data)
 
 
 def canvas(root: Path) -> dict[str, bool]:
