@@ -30,8 +30,8 @@ from grader.reports import visible
 from grader.rubric import EXERCISES, Rubric
 from grader.running import ExerciseRun, Runner, weakest
 from grader.sandbox import Interrupted, Limits
-from grader.picking import Picked, pick
-from grader.submissions import Submission, Unpacked, fingerprint, near_names, remove_tree, unpack
+from grader.picking import Picked, near_names, pick
+from grader.submissions import Submission, Unpacked, fingerprint, remove_tree, unpack
 from grader.testplan import Test, TestPlan, student_seed
 
 

@@ -228,3 +228,31 @@ def is_magic(line: str) -> bool:
     value = value.lstrip()
     return bool(equals) and TARGETS.fullmatch(targets) is not None and targets.strip() != "" \
         and MAGIC.match(value) is not None
+
+
+def near_names(files: list[str], names: list[str]) -> dict[str, str]:
+    """For each of ``names`` (``alphabeta.py``) not among ``files``, a Python file that looks like it: the same name
+    in other letter case, with a copy's mark (``alphabeta (1).py``, ``alphabeta-2.py``, ``alphabeta copy.py``) or
+    after an LMS's prefix (``kim_123_alphabeta.py``): what the feedback of an exercise left ungraded suggests
+    renaming (a prefixed name is not graded: :func:`pick` grades only the near names of :func:`near_stem`).
+
+    >>> near_names(["Minimax.py", "x/alphabeta (1).py", "kim_12_alphabeta_cutoff-1.py", "alphabeta_ordering.py"],
+    ...            ["minimax.py", "alphabeta.py", "alphabeta_cutoff.py", "ordering.py"])
+    {'minimax.py': 'Minimax.py', 'alphabeta.py': 'x/alphabeta (1).py', 'alphabeta_cutoff.py': 'kim_12_alphabeta_cutoff-1.py'}
+    """
+    present = {PurePosixPath(f).name for f in files}
+    stems = {}
+    for f in sorted(files, key=lambda f: (f.count("/"), f)):
+        if f.lower().endswith(".py"):
+            stem = COPY_MARK.sub("", PurePosixPath(f).stem.lower())
+            stems.setdefault(re.sub(r"[\s-]+", "_", stem), f)
+    near = {}
+    exercises = {n[:-3].lower() for n in names}
+    for name in names:
+        want = name[:-3].lower()
+        if name not in present:  # (a prefix naming another exercise is that exercise's file: alphabeta_ordering.py)
+            found = [f for stem, f in stems.items() if stem == want or stem.endswith("_" + want)
+                     and not exercises & set(stem[: -len(want)].strip("_").split("_"))]
+            if found:
+                near[name] = found[0]
+    return near

@@ -3,10 +3,7 @@
 :func:`find_submissions` lists the students (an LMS's own layouts: :mod:`grader.intake`); :func:`unpack` copies
 one student's Python files and Jupyter notebooks (and only those) into a fresh working folder, opening the archives
 among them (a zip in the folder, a zip in a zip: :data:`MAX_NESTING` deep, the caps shared by the whole entry),
-skipping archive
-entries that would land outside it, and :func:`pick_files` finds each exercise
-file by name at any depth: the shallowest wins, then the first in sorted order
-(:mod:`grader.picking` adds notebooks and near names).
+skipping archive entries that would land outside it (:mod:`grader.picking` then finds each exercise's file).
 Nothing that is not a regular file or a folder (a link, a FIFO, a device, a
 socket) is ever opened, and nothing an archive's bytes make zipfile raise
 escapes: the student is ``invalid`` or the entry skipped, with the reason.
@@ -579,51 +576,3 @@ def _write(result: Unpacked, relative: str, data: bytes) -> None:
         return
     (result.notebooks if relative.endswith(".ipynb") else result.files).append(relative)
     result.written += len(data)
-
-
-def near_names(files: list[str], names: list[str]) -> dict[str, str]:
-    """For each of ``names`` (``alphabeta.py``) not among ``files``, a Python file that looks like it: the same name
-    in other letter case, with a copy's mark (``alphabeta (1).py``, ``alphabeta-2.py``, ``alphabeta copy.py``) or
-    after an LMS's prefix (``kim_123_alphabeta.py``): what the feedback suggests renaming (contract §4 names the
-    files exactly, so nothing is graded under another name).
-
-    >>> near_names(["Minimax.py", "x/alphabeta (1).py", "kim_12_alphabeta_cutoff-1.py", "alphabeta_ordering.py"],
-    ...            ["minimax.py", "alphabeta.py", "alphabeta_cutoff.py", "ordering.py"])
-    {'minimax.py': 'Minimax.py', 'alphabeta.py': 'x/alphabeta (1).py', 'alphabeta_cutoff.py': 'kim_12_alphabeta_cutoff-1.py'}
-    """
-    import re
-
-    present = {PurePosixPath(f).name for f in files}
-    stems = {}
-    for f in sorted(files, key=lambda f: (f.count("/"), f)):
-        if f.lower().endswith(".py"):
-            stem = re.sub(r"[\s_-]*(\(\d+\)|\d+|copy|복사본)$", "", PurePosixPath(f).stem.lower())
-            stems.setdefault(re.sub(r"[\s-]+", "_", stem), f)
-    near = {}
-    exercises = {n[:-3].lower() for n in names}
-    for name in names:
-        want = name[:-3].lower()
-        if name not in present:  # (a prefix naming another exercise is that exercise's file: alphabeta_ordering.py)
-            found = [f for stem, f in stems.items() if stem == want or stem.endswith("_" + want)
-                     and not exercises & set(stem[: -len(want)].strip("_").split("_"))]
-            if found:
-                near[name] = found[0]
-    return near
-
-
-def pick_files(files: list[str], names: list[str]) -> tuple[dict[str, str], list[str]]:
-    """For each file name in ``names``, the chosen path among ``files`` and the paths ignored.
-
-    The shallowest path wins, then the first in sorted order (contract §4).
-
-    >>> pick_files(["b/alphabeta.py", "a/x/alphabeta.py", "alphabeta.py", "util.py"], ["alphabeta.py", "minimax.py"])
-    ({'alphabeta.py': 'alphabeta.py'}, ['b/alphabeta.py', 'a/x/alphabeta.py'])
-    """
-    chosen: dict[str, str] = {}
-    ignored: list[str] = []
-    for name in names:
-        matches = sorted((f for f in files if PurePosixPath(f).name == name), key=lambda f: (f.count("/"), f))
-        if matches:
-            chosen[name] = matches[0]
-            ignored.extend(matches[1:])
-    return chosen, ignored
