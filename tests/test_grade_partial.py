@@ -1,0 +1,157 @@
+"""Partial credit worked by hand: a few submissions with known bugs, graded, and their points per category asserted.
+
+The course is the kit's, cut down so every test of the plan can be listed by hand: its public fixtures are only
+``aima-fig-5-2``, ``min-root`` and ``root-ties`` (no hidden ones), and the rubric grades minimax alone on them, with
+no random trees and three direct calls (grader/rubric.yaml's rules: "a category's points are shared equally by its
+tests"; minimax's points there are values 6, nodes 1, direct 3, ten in all):
+
+- values (6 points) and nodes (1 point): one search test per fixture, so 3 tests: 2 points / 1/3 point each;
+- direct (3 points): grader/testplan.py picks ``direct_tests`` = 3 of the inner nodes below the roots, listed in
+  fixture order (files sorted: aima-fig-5-2 B C D, min-root B C D, root-ties B C D: 9 candidates) at
+  i * 9 // 3 = 0, 3, 6: aima-fig-5-2's B (a MIN node: ``min_value``), min-root's B (MAX: ``max_value``), root-ties'
+  B (MIN: ``min_value``): 1 point each.
+
+The trees, by hand (minimax):
+- aima-fig-5-2, MAX root: B = min(3, 12, 8) = 3, C = 2, D = 2: value 3, action B (no tie for the best);
+- min-root, MIN root: B = max(2, 7) = 7, C = max(9, 1) = 9, D = max(6, 4) = 6: value 6, action D;
+- root-ties, MAX root: B = min(5, 6) = 5, C = min(5, 7) = 5, D = min(4, 9) = 4: value 5, B and C tie, B (first).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from abkit.loading import SOLUTIONS
+from abkit.grader.batch import grade_batch
+from abkit.grader.rubric import load_rubric
+from abkit.grader.sandbox import Limits
+from tests.helpers import course_under, edited
+
+KEPT = ("aima-fig-5-2.yaml", "min-root.yaml", "root-ties.yaml")
+RUBRIC = """fixtures: [public]
+random_trees: {count: 0, branching: 2, depth: 2, min: -9, max: 9}
+direct_tests: 3
+exercises:
+  minimax: {values: 6, nodes: 1, direct: 3}
+"""
+
+#: MINIMAX-DECISION keeps the last of equal best values at a MAX root (>= for >)
+TIES_LAST = [("v = min_value(game, game.result(state, a))\n            if best_action is None or v > best_value",
+              "v = min_value(game, game.result(state, a))\n            if best_action is None or v >= best_value")]
+#: MINIMAX-DECISION at a MIN root takes the highest MAX-VALUE (> for <)
+MIN_ROOT_MAXIMIZES = [("if best_action is None or v < best_value", "if best_action is None or v > best_value")]
+#: MAX-VALUE takes the minimum of its children (max for min in its loop)
+MAX_VALUE_MINIMIZES = [("v = max(v, min_value(game, game.result(state, a)))",
+                        "v = min(v, min_value(game, game.result(state, a)))")]
+#: MINIMAX-DECISION asks RESULT twice for each of the root's actions (the first answer thrown away)
+ROOT_RESULT_TWICE = [("v = min_value(game, game.result(state, a))\n",
+                      "game.result(state, a)\n            v = min_value(game, game.result(state, a))\n"),
+                     ("v = max_value(game, game.result(state, a))\n",
+                      "game.result(state, a)\n            v = max_value(game, game.result(state, a))\n")]
+
+STUDENTS = {
+    "ties-last": TIES_LAST,
+    "min-root-maximizes": MIN_ROOT_MAXIMIZES,
+    "both-root-mistakes": TIES_LAST + MIN_ROOT_MAXIMIZES,
+    "max-value-minimizes": MAX_VALUE_MINIMIZES,
+    "root-result-twice": ROOT_RESULT_TWICE,
+    "correct": [],
+}
+
+
+#: the six tests' names as results.json gives them: the three searches, then the three direct calls
+SEARCHES = ("minimax: AIMA Figure 5.2", "minimax: MIN moves at the root", "minimax: Ties at the root")
+DIRECT = ("minimax: min_value(B) called directly on a subtree of AIMA Figure 5.2",
+          "minimax: max_value(B) called directly on a subtree of MIN moves at the root",
+          "minimax: min_value(B) called directly on a subtree of Ties at the root")
+
+
+def points(values: str, nodes: str, direct: str) -> dict:
+    """Each test's points by hand from which tests pass ("1" passes, "0" fails; one character per fixture in the
+    order aima-fig-5-2, min-root, root-ties): a search test is worth values 6/3 = 2 plus nodes 1/3, a direct call 1."""
+    scores = {name: 2 * int(v) + int(n) / 3 for name, v, n in zip(SEARCHES, values, nodes)}
+    scores.update({name: float(d) for name, d in zip(DIRECT, direct)})
+    return scores
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Each student of :data:`STUDENTS` (minimax.py: the reference with the edits) graded in one batch in the cut-down
+    course; per student, the minimax exercise's grade and each test's points (results.json)."""
+    root = tmp_path_factory.mktemp("partial")
+    reference = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8")
+    for student, edits in STUDENTS.items():
+        (root / "class" / student).mkdir(parents=True)
+        (root / "class" / student / "minimax.py").write_text(edited(reference, edits), encoding="utf-8")
+    return {student: (grade, {t["name"]: t["score"] for t in tests})
+            for student, (grade, tests) in grade_cut_down(root).items()}
+
+
+def grade_cut_down(root: Path, limits: Limits | None = None) -> dict[str, tuple[dict, list[dict]]]:
+    """Grade the class in ``root / "class"`` in the cut-down course (made in ``root / "course"``); per student, the
+    minimax exercise's grade and its tests as results.json holds them."""
+    with course_under("aima", root / "course") as course:
+        for folder in ("public", "hidden"):
+            for path in (course / "fixtures" / folder).glob("*.yaml"):
+                if folder == "hidden" or path.name not in KEPT:
+                    path.unlink()
+        (root / "rubric.yaml").write_text(RUBRIC, encoding="utf-8")
+        result = grade_batch(root / "class", root / "out", load_rubric(root / "rubric.yaml"), jobs=2, limits=limits)
+    graded = {}
+    for row in result.rows:
+        student = row["extra_data"]["student"]
+        saved = json.loads((root / "out" / "students" / student / "results.json").read_text(encoding="utf-8"))
+        graded[student] = (row["extra_data"]["exercises"]["minimax"], saved["tests"])
+    return graded
+
+
+def assert_graded(graded, student: str, total: float, values: str, nodes: str, direct: str) -> None:
+    grade, tests = graded[student]
+    assert grade["status"] == "ok" and grade["max_score"] == 10
+    assert grade["score"] == pytest.approx(total)
+    assert tests == pytest.approx(points(values, nodes, direct), abs=1e-4)  # results.json rounds to 4 places
+
+
+def test_the_plan_is_the_one_worked_by_hand(graded):
+    # every test passes: 6 + 1 + 3 = 10; a search test 2 + 1/3, a direct call 1
+    assert_graded(graded, "correct", 10, values="111", nodes="111", direct="111")
+    assert graded["correct"][0]["mistakes"] == []
+
+
+def test_a_tie_at_the_root_resolved_to_the_last(graded):
+    # root-ties picks C instead of B: values fails there only (aima-fig-5-2 has no tie for the best, min-root's MIN
+    # branch is untouched); the value (MAX-VALUE on the root) and every node count are right, and MAX-VALUE /
+    # MIN-VALUE are the reference's
+    # values 6 * 2/3 = 4, nodes 1 * 3/3 = 1, direct 3 * 3/3 = 3: 8 of 10
+    assert_graded(graded, "ties-last", 8, values="110", nodes="111", direct="111")
+
+
+def test_a_min_root_that_maximizes(graded):
+    # min-root picks C (9, the highest) instead of D: values fails there only; the rest is the reference's
+    # values 6 * 2/3 = 4, nodes 1, direct 3: 8 of 10
+    assert_graded(graded, "min-root-maximizes", 8, values="101", nodes="111", direct="111")
+
+
+def test_both_root_mistakes_lose_two_value_tests(graded):
+    # root-ties (C) and min-root (C) fail values, aima-fig-5-2 passes: values 6 * 1/3 = 2, nodes 1, direct 3: 6 of 10
+    assert_graded(graded, "both-root-mistakes", 6, values="100", nodes="111", direct="111")
+
+
+def test_max_value_that_minimizes_loses_every_value_and_one_direct_call(graded):
+    # MAX-VALUE starts at v = -inf and keeps min(v, ...): it returns -inf whenever it is not on a leaf. The root's
+    # value is MAX-VALUE / MIN-VALUE called on the root after the search (abkit/trace.py's root_value): -inf at the
+    # MAX roots (aima-fig-5-2, root-ties), and at min-root MIN-VALUE over three -inf children: all three values
+    # fail. Every state is still generated once: nodes pass. Direct: max_value(min-root's B) returns -inf, not 7:
+    # fails; min_value(B) on the two MAX-root trees calls MAX-VALUE on leaves only (their utilities): passes.
+    # values 6 * 0/3 = 0, nodes 1 * 3/3 = 1, direct 3 * 2/3 = 2: 3 of 10
+    assert_graded(graded, "max-value-minimizes", 3, values="000", nodes="111", direct="101")
+
+
+def test_result_asked_twice_at_the_root_loses_every_node_count_only(graded):
+    # 3 extra RESULT calls at each root (3 actions each): 13 + 3, 10 + 3, 10 + 3 states: nodes fails on all three;
+    # the value and action are right; the direct calls start below the root and are untouched
+    # values 6 * 3/3 = 6, nodes 1 * 0/3 = 0, direct 3 * 3/3 = 3: 9 of 10
+    assert_graded(graded, "root-result-twice", 9, values="111", nodes="000", direct="111")
