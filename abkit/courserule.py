@@ -7,26 +7,34 @@ edition pick and complete the fixtures they test on.
 
 from __future__ import annotations
 
-from abkit.cache import cached
-from abkit.coursefolder import current_course
+from collections.abc import Callable
+
 from abkit.fixture import Fixture
 
+#: how a fixture written for the other cut-off rule becomes a test under the course's: the fixture under the rule,
+#: or None where it cannot be (:func:`abkit.reference.recomputed` where the course holds its solutions)
+Recompute = Callable[[Fixture, bool], "Fixture | None"]
 
-def for_course_rule(fixtures: list[Fixture], rule: bool, recompute: bool = True) -> list[Fixture]:
+
+def keep(fixture: Fixture, rule: bool) -> Fixture:
+    """``fixture`` kept as written (a :data:`Recompute` for callers that need only what its block holds)."""
+    return fixture
+
+
+def for_course_rule(fixtures: list[Fixture], rule: bool, recompute: Recompute | None) -> list[Fixture]:
     """``fixtures`` as tests under the course's cut-off ``rule``: one written for the rule as it is; one written for
     the other rule replaced by its counterpart (the same tree written for the course's rule) when there is one, else
-    with its expectations recomputed by the reference solutions under the course's rule. The student edition holds
-    no solutions: ``abkit release`` wrote its fixtures for the course's rule, and a fixture written for the other
-    rule is left out there. ``recompute=False``: a fixture to recompute is kept as it is (grading runs the reference
-    under the course's rule for every test itself; counting tests needs only the fields its block holds, and the
-    hidden trees never reach the cache)."""
+    made a test by ``recompute`` (the reference solutions' expectations under the course's rule; :func:`keep` where
+    only the fields its block holds are needed: grading runs the reference under the course's rule for every test
+    itself). ``recompute`` None (the student edition holds no solutions: ``abkit release`` wrote its fixtures for the
+    course's rule) or giving None: the fixture is left out."""
     own = {counterpart_key(f) for f in fixtures if f.prune_on_equality == rule}
     kept = []
     for fixture in fixtures:
         if fixture.prune_on_equality == rule:
             kept.append(fixture)
         elif counterpart_key(fixture) not in own:
-            ruled = recomputed(fixture, rule) if recompute else fixture
+            ruled = recompute(fixture, rule) if recompute is not None else None
             kept += [ruled] if ruled is not None else []
     return kept
 
@@ -36,15 +44,3 @@ def counterpart_key(fixture: Fixture) -> str:
     position, depth and EVAL."""
     return repr((fixture.game_name, fixture.tree, fixture.position, fixture.symmetry, fixture.depth,
                  fixture.weights, fixture.features))
-
-
-def recomputed(fixture: Fixture, rule: bool) -> Fixture | None:
-    """``fixture`` with its expectations for ``rule`` from the course's reference solutions (cached with the files
-    they come from); None where the course holds no solutions (the student edition)."""
-    solutions = current_course().solutions
-    if fixture.path is None or not solutions.is_dir():
-        return None
-    from abkit.reference import for_rule  # the reference: the full kit only (the edition leaves it out)
-
-    sources = [fixture.path, *sorted(solutions.glob("*.py"))]
-    return cached("course-rule", sources, lambda: for_rule(fixture, rule), key=repr(rule))

@@ -69,7 +69,7 @@ class Course:
     prune_on_equality: True for the AIMA rule, False for CS188's.
     hidden: exercise name -> how many hidden trees grading adds (written by
     ``abkit release``; in the full kit it is counted from ``fixtures/hidden/``).
-    memory_limit: megabytes the student's code may add while ``abkit check`` runs it (:mod:`studentloop.limits`).
+    memory_limit: megabytes the student's code may add while ``abkit check`` runs it (:mod:`abkit.studentloop.limits`).
     """
 
     prune_on_equality: bool

@@ -1,7 +1,7 @@
 """The hand-in manifest: the file ``abkit pack`` puts at the top of a hand-in zip and ``abkit grade`` reads.
 
 Both ends of the hand-in share this format: the student's loop writes it (:func:`manifest`,
-:mod:`studentloop.pack`), the grader reads and checks it (:func:`parse_manifest`, :mod:`grader.handin`).
+:mod:`abkit.studentloop.pack`), the grader reads and checks it (:func:`parse_manifest`, :mod:`abkit.grader.handin`).
 It records the kit version, the course id, the student id, when it was made, each file's SHA-256 and the
 public tests' results.
 """

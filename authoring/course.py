@@ -9,19 +9,28 @@ from pathlib import Path
 from abkit.coursefolder import (MARKER, CourseFolder, chosen_course, copy_course, course_rule, default_course,
                                 marker_text)
 from abkit.errors import UsageError, writable_folder
-from abkit.i18n import os_problem
+from abkit.i18n import LANGS, os_problem
 
-README = Path(__file__).with_name("course_readme.md")
+#: the course README in each language: ``course_readme.md`` (English), ``course_readme.ko.md`` (Korean)
+READMES = {lang: Path(__file__).with_name("course_readme.md" if lang == "en" else f"course_readme.{lang}.md")
+           for lang in LANGS}
 
 
-def init_course(folder: Path, seed: int | None = None) -> list[Path]:
-    """Write the default course into ``folder`` (new or empty) with its README, a course id of its own in its
-    marker, and hidden trees of its own drawn from ``seed`` (:mod:`authoring.redraw`; None keeps the kit's
-    published ones); returns the files written.
+def course_readme(lang: str) -> str:
+    """The course folder's README: the whole text in ``lang`` first, then, below a rule, the other languages' (so a
+    colleague who reads another language loses nothing, and the first screen is in the language asked for)."""
+    order = sorted(LANGS, key=lambda each: each != lang)
+    return "\n---\n\n".join(READMES[each].read_text(encoding="utf-8").rstrip("\n") + "\n" for each in order)
+
+
+def init_course(folder: Path, seed: int | None = None, lang: str = "en") -> list[Path]:
+    """Write the default course into ``folder`` (new or empty) with its README (:func:`course_readme` in ``lang``),
+    a course id of its own in its marker, and hidden trees of its own drawn from ``seed``
+    (:mod:`abkit.authoring.redraw`; None keeps the kit's published ones); returns the files written.
 
     UsageError when ``folder`` exists and is not an empty folder, or cannot be written.
     """
-    from authoring.redraw import redraw_hidden
+    from abkit.authoring.redraw import redraw_hidden
 
     folder = Path(folder)
     if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
@@ -29,7 +38,7 @@ def init_course(folder: Path, seed: int | None = None) -> list[Path]:
     writable_folder(folder)
     try:
         copy_course(default_course(), folder)
-        (folder / "README.md").write_text(README.read_text(encoding="utf-8"), encoding="utf-8")
+        (folder / "README.md").write_text(course_readme(lang), encoding="utf-8")
         (folder / MARKER).write_text(marker_text(new_course_id(folder), course_rule(default_course())), encoding="utf-8")
         if seed is not None and CourseFolder(folder).hidden_fixtures.is_dir():
             with chosen_course(folder):
@@ -43,7 +52,7 @@ def init_course(folder: Path, seed: int | None = None) -> list[Path]:
 def forget_modules() -> None:
     """Forget the solutions and mutants drawing the trees loaded: they are the new course's as it was written, and
     this process may go on to work on that course after its files changed."""
-    from grader.mistakes import mutant
+    from abkit.grader.mistakes import mutant
     from abkit.reference import reference
 
     reference.cache_clear()

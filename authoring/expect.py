@@ -4,7 +4,7 @@ under the course's cut-off rule (``rule`` in ``abkit-course.toml``).
 A fixture gets the blocks the exercises graded on a fixture of its kind read (:func:`blocks_for`), with every field
 those exercises compare (:data:`FIELDS`); its ``prune_on_equality`` is set to the course's rule, which the block
 then assumes. An existing expectation is never replaced: a fixture with an ``expected:`` block only gets the per-node
-windows it lacks (:func:`authoring.fixturegen.add_windows`). The file's own text (comments, layout) is kept: the
+windows it lacks (:func:`abkit.authoring.fixturegen.add_windows`). The file's own text (comments, layout) is kept: the
 block is added at its end, and the file is read again to prove it holds what was computed, else left as it was.
 """
 
@@ -41,7 +41,7 @@ def blocks_for(fixture: Fixture) -> list[str]:
     alpha-beta; a tree with chance levels, expectimax; a tree with a depth limit, the cut-off search, and iterative
     deepening too when every inner node above the limit has a heuristic value; a board position, alpha-beta (the
     cut-off search with a depth limit)."""
-    from grader.testplan import fits
+    from abkit.grader.testplan import fits
 
     if fixture.tree is None:
         return ["cutoff"] if fixture.depth is not None else ["alphabeta"]

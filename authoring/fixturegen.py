@@ -19,7 +19,7 @@ from abkit.randomtree import random_tree
 from abkit.reference import reference_trace
 from abkit.tree import Tree, TreeGame, to_nested
 
-from authoring.record import add_line
+from abkit.authoring.record import add_line
 
 
 def fixture_document(tree: Tree, fixture_id: str, title: dict[str, str], source: str,
@@ -58,7 +58,7 @@ def generate(out: Path, branching: int, depth: int, low: int, high: int, orderin
     ``source:`` that is the command writing the tree again. Hidden trees (``hidden``): each tree's seed drawn from
     ``seed`` and its place (:func:`hidden_seed`: the public generator given ``seed`` draws other trees), ids
     ``<prefix>-<n>`` with the first numbers no fixture of ``out`` takes, titles and ``source:`` naming no seed; the
-    seed and the command are recorded in ``out``'s README.md (:mod:`authoring.record`), which stays with the
+    seed and the command are recorded in ``out``'s README.md (:mod:`abkit.authoring.record`), which stays with the
     instructor.
     """
     out.mkdir(parents=True, exist_ok=True)

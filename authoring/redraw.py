@@ -3,7 +3,7 @@
 
 ``abkit init`` draws them for every new course folder, and ``abkit fixtures redraw-hidden [--seed S]`` in any
 course folder (this repository included); the seed is recorded in ``fixtures/hidden/README.md`` (a line added to the
-record there, earlier ones kept: :mod:`authoring.record`), and the same seed gives the same trees. No id, title,
+record there, earlier ones kept: :mod:`abkit.authoring.record`), and the same seed gives the same trees. No id, title,
 file name or ``source:`` line of a drawn tree names a seed: ids and titles are shown to students, and the generator
 is public. Each hidden fixture is replaced by one of the same kind (:func:`redraw_fixture`):
 
@@ -40,9 +40,9 @@ from abkit.i18n import LANGS, t
 from abkit.randomtree import random_tree
 from abkit.tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
 
-from authoring.fixturegen import dump, fixture_document, hidden_title
-from authoring.record import with_new_head
-from authoring.verify import reference_fields
+from abkit.authoring.fixturegen import dump, fixture_document, hidden_title
+from abkit.authoring.record import with_new_head
+from abkit.authoring.verify import reference_fields
 
 #: draws of a hand-made tree's values before it is kept as it was
 MAX_DRAWS = 2000
@@ -267,13 +267,13 @@ def difficulty(fixture: Fixture, tree: Tree) -> tuple:
 
 
 def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
-    """The named mistakes (:mod:`grader.mistakes`) whose search differs from the reference's on ``tree`` as grading
+    """The named mistakes (:mod:`abkit.grader.mistakes`) whose search differs from the reference's on ``tree`` as grading
     tests it (every exercise it is a test of, either cut-off rule): ``(exercise, mistake, rule)``."""
-    from grader.testplan import fits, fixture_search, orders_test
+    from abkit.grader.testplan import fits, fixture_search, orders_test
     from abkit.judge import signature
-    from grader.mistakes import for_exercise, mutant
+    from abkit.grader.mistakes import for_exercise, mutant
     from abkit.reference import reference
-    from grader.rubric import EXERCISES
+    from abkit.grader.rubric import EXERCISES
 
     fixture = dataclasses.replace(fixture, tree=tree)
     found = set()

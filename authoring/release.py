@@ -1,12 +1,10 @@
 """The student edition of the kit: what ``abkit check`` needs and nothing a student must not see.
 
-It holds the core (``abkit/``, but its reference loader), the student's loop (``studentloop/``), the step-through
-pages it writes (``stepthrough/``) and of ``grader/`` only the command line with the student commands (an allow-list
-below: no reference solutions, no grading pipeline, no mistake catalogue, no handout builder), the stubs, the public
-fixtures, a ``pyproject.toml`` whose ``abkit`` offers only ``check``, ``hint``, ``watch``, ``trace`` (which draws the
-reference's search from what the public fixtures record: :mod:`studentloop.fixturetrace`) and ``pack``, and whose
-plain ``pytest`` runs the public tests, and the course marker (the edition is a course
-folder the installed kit works in too).
+It holds the kit's code a student's commands import, each part whole (:mod:`abkit.authoring.editioncode`: the core,
+``abkit.cli`` with the student's group alone, ``abkit.studentloop``, ``abkit.stepthrough``), the stubs, the public
+fixtures, a ``pyproject.toml`` whose ``abkit`` offers only the student's commands (``trace`` draws the reference's
+search from what the public fixtures record: :mod:`abkit.studentloop.fixturetrace`) and whose plain ``pytest`` runs
+the public tests, and the course marker (the edition is a course folder the installed kit works in too).
 Hidden fixtures, solutions and the packaged default course stay behind; only how many there are per exercise
 is written into the edition's ``info.yaml``.
 """
@@ -18,23 +16,15 @@ import shutil
 from pathlib import Path
 
 from abkit import __version__
-from abkit.coursefolder import KIT_CODE, MARKER, course_id, current_course, marker_text
+from abkit.coursefolder import MARKER, course_id, current_course, marker_text
 from abkit.errors import UsageError, writable_folder
 from abkit.i18n import LANGS, t
 from abkit.info import load_info
 
-from authoring.stubs import for_rule
-from studentloop.check import hidden_count
+from abkit.authoring.editioncode import edition_files
+from abkit.authoring.stubs import for_rule
+from abkit.studentloop.check import hidden_count
 
-#: the kit's packages the student edition ships whole (their Python files, data and assets)
-PACKAGES = ("abkit", "studentloop", "stepthrough")
-#: of ``grader/``, the command line only (``cli.py`` is written with the student commands alone)
-CLI_FILES = ("__init__.py", "__main__.py", "arguments.py", "commands/__init__.py", "commands/check.py",
-             "commands/hint.py", "commands/watch.py", "commands/trace.py", "commands/pack.py")
-#: what the edition leaves out of those packages: the reference loader (the edition has no solutions to load, and
-#: the rule the reference is told stays unseen by student code), and the packaged default course
-LEFT_OUT = ("abkit/reference.py", "abkit/default_course")
-STUDENT_COMMANDS = ("check", "hint", "watch", "trace", "pack")
 EXERCISE_FILES = ("README.md", "conftest.py")
 #: the line of exercises/README.md from which on the text is for maintainers (stubs, solutions): left out
 MAINTAINERS = "<!-- for maintainers:"
@@ -56,14 +46,14 @@ dependencies = ["pyyaml>=6.0"]
 test = ["pytest>=7.4"]
 
 [project.scripts]
-abkit = "grader.cli:script"
+abkit = "abkit.cli.main:script"
 
 [tool.setuptools.packages.find]
-include = ["abkit*", "studentloop*", "stepthrough*", "grader*"]
+include = ["abkit*"]
 
 [tool.setuptools.package-data]
 abkit = ["messages/*/*.yaml", "messages/*.yaml"]
-stepthrough = ["assets/*"]
+"abkit.stepthrough" = ["assets/*"]
 
 [tool.pytest.ini_options]
 testpaths = ["exercises"]
@@ -71,9 +61,9 @@ addopts = "-q"
 """
 
 
-def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None = None) -> list[Path]:
-    """Write the student edition of the current course into ``out`` (new or empty), with the kit's code
-    from ``kit``; returns the files written."""
+def build_student_edition(out: Path, handouts: Path | None = None, lang: str = "en") -> list[Path]:
+    """Write the student edition of the current course into ``out`` (new or empty), its README first in ``lang``;
+    returns the files written."""
     out = Path(out)
     if out.exists() and (not out.is_dir() or any(out.iterdir())):
         raise UsageError("release.not_empty", path=str(out))
@@ -95,15 +85,8 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
             shutil.copyfile(source, target)
         written.append(target)
 
-    for package in PACKAGES:
-        for path in sorted((kit / package).rglob("*")):
-            relative = path.relative_to(kit)
-            if path.is_file() and path.suffix in (".py", ".yaml", ".js", ".css") and "__pycache__" not in path.parts \
-                    and not any(relative.as_posix().startswith(left) for left in LEFT_OUT):
-                put(relative.as_posix(), source=path)
-    for name in CLI_FILES:
-        put(f"grader/{name}", source=kit / "grader" / name)
-    put("grader/cli.py", student_cli((kit / "grader" / "cli.py").read_text(encoding="utf-8")))
+    for relative, source in edition_files():
+        put(relative, source=source)
     for exercise in course.exercises:
         put(f"exercises/{exercise.file}", for_rule((exercises / exercise.file).read_text(encoding="utf-8"), folder.rule))
     for name in EXERCISE_FILES:
@@ -117,7 +100,8 @@ def build_student_edition(out: Path, kit: Path = KIT_CODE, handouts: Path | None
         put(f"fixtures/public/{name}", text)
     put("pyproject.toml", PYPROJECT.format(version=__version__))
     put(MARKER, marker_text(course_id(folder.root), folder.rule))
-    put("README.md", "\n\n".join(t("release.readme", lang, check=first_check(lang)) for lang in LANGS) + "\n")
+    put("README.md", "\n\n".join(t("release.readme", each, check=first_check(each))
+                                  for each in sorted(LANGS, key=lambda each: each != lang)) + "\n")
     if handouts is not None:
         for path in sorted(Path(handouts).rglob("*")):
             if path.is_file():
@@ -134,10 +118,10 @@ def verified_public(folder: Path) -> None:
     import json
 
     from abkit.fixture import load_fixtures
-    from authoring.verify import verify_fixture
+    from abkit.authoring.verify import verify_fixture
 
-    from grader.testplan import fits
-    from studentloop.check import checkable
+    from abkit.grader.testplan import fits
+    from abkit.studentloop.check import checkable
 
     exercises = load_info(current_course().exercises / "info.yaml").exercises
     for fixture in load_fixtures([folder]) if folder.is_dir() else []:
@@ -161,10 +145,11 @@ def public_for_rule(folder: Path, rule: bool) -> list[tuple[str, str]]:
     from abkit.fixture import load_fixtures
 
     from abkit.courserule import for_course_rule
+    from abkit.reference import recomputed
 
     fixtures = load_fixtures([folder]) if folder.is_dir() else []
     out = []
-    for fixture in for_course_rule(fixtures, rule):
+    for fixture in for_course_rule(fixtures, rule, recomputed):
         text = fixture.path.read_text(encoding="utf-8")
         if fixture.prune_on_equality != _written_rule(text):
             text = _rewritten(text, fixture)
@@ -194,16 +179,7 @@ def _rewritten(text: str, fixture) -> str:
 
 def first_check(lang: str) -> str:
     """What ``abkit check`` says on the course's stubs, the student's first look at it (for the edition's README)."""
-    from studentloop.report import check
+    from abkit.studentloop.report import check
 
     lines, _ = check(None, None, lang)
     return "\n".join(lines).rstrip()
-
-
-def student_cli(text: str) -> str:
-    """The kit's ``grader/cli.py`` with only the student commands registered."""
-    names = " ".join(STUDENT_COMMANDS)
-    text, tuples = re.subn(r"^COMMANDS = .*$", f'COMMANDS = tuple("{names}".split())', text, flags=re.M)
-    if tuples != 1:  # pragma: no cover - grader/cli.py changed shape: update this function
-        raise RuntimeError("grader/cli.py: expected one 'COMMANDS = ...' line")
-    return text

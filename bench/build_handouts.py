@@ -12,9 +12,9 @@ from pathlib import Path
 
 import typst
 
-from handouts import build
-from handouts import content
-from handouts.fonts import find_hangul_font, font_folder
+from abkit.handouts import build
+from abkit.handouts import content
+from abkit.handouts.fonts import find_hangul_font, font_folder
 from timing import timed  # bench/timing.py: run as python bench/<name>.py
 
 REPEAT = 3

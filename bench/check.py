@@ -47,7 +47,7 @@ STATES = ("fresh stubs", "working on alphabeta", "all solved")
 SAYS = {"fresh stubs": (1, "Progress: 0/5"), "working on alphabeta": (1, "Progress: 1/5"),
         "all solved": (0, "Progress: 5/5")}
 #: one re-check of a running ``abkit watch`` after a save: the same process checks again (timed inside it)
-WATCH = ("import sys, time; from studentloop.report import check; check(None, sys.argv[1], 'en'); "
+WATCH = ("import sys, time; from abkit.studentloop.report import check; check(None, sys.argv[1], 'en'); "
          "t = time.perf_counter(); check(None, sys.argv[1], 'en'); print(time.perf_counter() - t)")
 
 
@@ -112,7 +112,7 @@ MODES = {"-e": ["-e", ".[test]"], "-e compat": ["-e", ".[test]", "--config-setti
 def edition(work: Path) -> dict[str, Path]:
     """The student edition in each state (``abkit release student``; the student's files as the state has them)."""
     from abkit.coursefolder import use_course
-    from authoring.release import build_student_edition
+    from abkit.authoring.release import build_student_edition
 
     use_course(KIT_ROOT)
     first = work / "edition"

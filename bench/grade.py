@@ -6,8 +6,8 @@ Every figure is measured here, on this machine, in this run:
   system interpreter found outside the kit's virtual environment, named in the output; the venv's own start
   is slower, its editable install's ``.pth`` hook imports much of the standard library);
 - the in-process floor: the searches of every test the grader runs for each student (the same test plan,
-  ``grader.testplan``), run by the reference solutions in this one process the way the student's process runs
-  them (``grader.child.run_test``; board positions counted; the played games move by move), without sandbox,
+  ``abkit.grader.testplan``), run by the reference solutions in this one process the way the student's process runs
+  them (``abkit.grader.child.run_test``; board positions counted; the played games move by move), without sandbox,
   pipes, JSON or files: the work no grader of these tests can avoid. Beside it, not in it: the reference's own
   searches on each student's random trees, which the grader needs too;
 - the peer: the pytest file instructors usually write (``bench/peers/test_student.py``), one pytest process per
@@ -44,10 +44,10 @@ from pathlib import Path
 from abkit.loading import KIT_ROOT, SOLUTIONS, load_module
 from abkit.play import play_games
 from abkit.tree import TreeGame
-from grader.batch import grade_batch
-from grader.child import BOARD_GAMES, answer, run_test
-from grader.rubric import load_rubric
-from grader.testplan import TestPlan
+from abkit.grader.batch import grade_batch
+from abkit.grader.child import BOARD_GAMES, answer, run_test
+from abkit.grader.rubric import load_rubric
+from abkit.grader.testplan import TestPlan
 from timing import machine, system_pythons, timed  # bench/timing.py: run as python bench/<name>.py
 
 TREE_EXERCISES = ("minimax", "alphabeta")
@@ -84,7 +84,7 @@ def bare_floor(python: str, students: int, jobs: int) -> float:
 def in_process_floor(rubric, students: int) -> tuple[float, float, int]:
     """Per student: (seconds of the searches its process must run, seconds of the reference's searches on its
     random trees, tests), the tests planned by the grader's own test plan and run here on the reference
-    solutions (loaded once), the way ``grader.child`` runs them; each figure the mean over ``students``."""
+    solutions (loaded once), the way ``abkit.grader.child`` runs them; each figure the mean over ``students``."""
     plan = TestPlan(rubric, 0)
     modules = {e: load_module(SOLUTIONS / f"{e}.py") for e in rubric.points}
     suites = [plan.tests_for(f"s{k:04d}") for k in range(students)]
@@ -105,7 +105,7 @@ def in_process_floor(rubric, students: int) -> tuple[float, float, int]:
 
 
 def run_as_child(module, test) -> object:
-    """What the student's process computes for ``test`` (``grader.child.serve``), from the test itself."""
+    """What the student's process computes for ``test`` (``abkit.grader.child.serve``), from the test itself."""
     if test.kind == "play":
         return play_games(lambda state: answer(module, test.message(state=state))["answer"], test.seed,
                           start=test.state)
@@ -325,7 +325,7 @@ def profile(args, rubric) -> int:
     import cProfile
     import pstats
 
-    from grader.sandbox import PROFILE_CHILD
+    from abkit.grader.sandbox import PROFILE_CHILD
 
     folder = args.profile.resolve()
     shutil.rmtree(folder, ignore_errors=True)

@@ -3,7 +3,7 @@
 With ``jobs`` above one, students are graded in ``jobs`` worker processes (not
 threads: the grader's own work, the reference and the comparison, then runs on
 every core), each grading one student at a time in that student's own process
-(:mod:`grader.sandbox`); with one, here. Each student's files are written
+(:mod:`abkit.grader.sandbox`); with one, here. Each student's files are written
 (atomically) as soon as they are graded; an interrupted batch (Ctrl-C, SIGTERM)
 ends the running students' processes, saves nothing half-done and leaves
 ``grades.csv`` as it was, and running it again grades only who is left. A
@@ -41,19 +41,19 @@ from abkit.coursefolder import chosen_course
 from abkit.errors import writable_folder
 from abkit.i18n import t
 
-from grader.confine import missing_layers
-from grader.grades import StudentGrade
-from grader.grading import Grader
-from grader.reports import (STUDENTS_FOLDER, folder_names, number, read_results, results_json, visible, write_atomic,
+from abkit.grader.confine import missing_layers
+from abkit.grader.grades import StudentGrade
+from abkit.grader.grading import Grader
+from abkit.grader.reports import (STUDENTS_FOLDER, folder_names, number, read_results, results_json, visible, write_atomic,
                             write_class, write_student)
-from grader.rubric import Rubric, default_rubric
-from grader.running import weakest
-from grader.safetext import terminal
-from grader.sandbox import LIVE, ForkServer, Limits
-from grader.intake import read_download, with_roster
-from grader.intake_report import INTAKE_REPORT, intake_markdown
-from grader.safetext import markdown
-from grader.submissions import Submission, SubmissionsError, remove_tree, shown, student_id
+from abkit.grader.rubric import Rubric, default_rubric
+from abkit.grader.running import weakest
+from abkit.safetext import terminal
+from abkit.grader.sandbox import LIVE, ForkServer, Limits
+from abkit.grader.intake import read_download, with_roster
+from abkit.grader.intake_report import INTAKE_REPORT, intake_markdown
+from abkit.safetext import markdown
+from abkit.grader.submissions import Submission, SubmissionsError, remove_tree, shown, student_id
 
 
 @dataclass
@@ -70,7 +70,7 @@ class BatchResult:
     #: the students on whom the grader itself failed (their rows say so), and the command that grades just them again
     failed: list[str] = field(default_factory=list)
     regrade: str = ""
-    #: how the download was read (:class:`grader.intake.Intake`): its report is ``intake.md``
+    #: how the download was read (:class:`abkit.grader.intake.Intake`): its report is ``intake.md``
     intake: Any = None
 
 
@@ -114,11 +114,11 @@ def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lan
                 limits: Limits | None = None, student: str | Iterable[str] | None = None, force: bool = False,
                 progress: Callable[[int, int, Outcome], None] | None = None,
                 roster: dict[str, tuple[str, str]] | None = None) -> BatchResult:
-    """Grade the class in ``submissions`` (as its LMS wrote it: :mod:`grader.intake`) into ``out``;
+    """Grade the class in ``submissions`` (as its LMS wrote it: :mod:`abkit.grader.intake`) into ``out``;
     :class:`SubmissionsError` for an instructor error.
 
     ``student``: one student id, or several, to grade again (the others' saved results are kept); ``roster``: the
-    course's id and name per LMS identity (:func:`grader.roster.load_roster`). Whatever
+    course's id and name per LMS identity (:func:`abkit.grader.roster.load_roster`). Whatever
     happens while grading one student costs that student only: every student gets a row and the class files are
     always written; those on whom the grader itself failed are :attr:`BatchResult.failed`.
     """
@@ -456,7 +456,7 @@ def _worker(connection, grader: Grader | None, recipe: tuple, out: Path) -> None
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C reaches the whole process group: the batch decides
     signal.signal(signal.SIGTERM, _interrupt)
     if sys.platform.startswith("linux"):
-        from grader.confine import _die_with_parent
+        from abkit.grader.confine import _die_with_parent
         with contextlib.suppress(OSError):
             _die_with_parent()  # the worker, its fork server and its students' processes die with the batch
     grader = grader if grader is not None else Grader(*recipe)

@@ -1,6 +1,6 @@
 """The sandboxed side of grading: one student's exercise files run here, in their own process.
 
-:mod:`grader.sandbox` starts this file as ``python -I -B child.py REQUEST_FD REPLY_FD LIMITS``.
+:mod:`abkit.grader.sandbox` starts this file as ``python -I -B child.py REQUEST_FD REPLY_FD LIMITS``.
 Requests (load a file, search a tree or a tic-tac-toe position, call
 MAX-VALUE/MIN-VALUE on a subtree, order actions, play games) come
 in on one private pipe and every reply goes out on another, as length-prefixed
@@ -26,17 +26,14 @@ from pathlib import Path
 from types import FunctionType, ModuleType
 from typing import Iterator
 
-if __name__ == "__main__":  # pragma: no cover - the kit's folder, when started by path
-    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-import abkit.trace as _trace_module  # noqa: E402
-from abkit.game import Budgeted  # noqa: E402
-from abkit.loading import load_module  # noqa: E402
-from abkit.play import playing  # noqa: E402
-from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval  # noqa: E402
-from abkit.trace import (ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_call,  # noqa: E402
+import abkit.trace as _trace_module
+from abkit.game import Budgeted
+from abkit.loading import load_module
+from abkit.play import playing
+from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval
+from abkit.trace import (ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_call,
                          traced_search)
-from abkit.tree import Tree, TreeGame  # noqa: E402
+from abkit.tree import Tree, TreeGame
 
 HEADER = struct.Struct(">I")
 #: every reply ends with HMAC-SHA256(key, sequence number + body): the key comes first on the request pipe
@@ -398,7 +395,7 @@ def serve(channel: Channel, output: CappedText, roots: list[str], defences: dict
     touched (their ``repr``, finalizers): all before the integrity checks. The
     checks and the sending then run with functions captured here, before any
     student code existed; in a confined child no thread or signal handler can
-    run student code in between (:mod:`grader.confine`).
+    run student code in between (:mod:`abkit.grader.confine`).
     """
     modules: dict[str, ModuleType] = {}
     before, guards = _PREPARED[0] if _PREPARED else (_snapshot(), _guards())
@@ -487,11 +484,11 @@ def _searched(module: ModuleType, request: dict, roots: list[str], before: tuple
 
 
 def _confine(limits: dict) -> dict | None:  # pragma: no cover - runs only in the child, before any student code
-    """Apply :func:`grader.confine.confine` unless the parent said not to; what it achieved, as plain data."""
+    """Apply :func:`abkit.grader.confine.confine` unless the parent said not to; what it achieved, as plain data."""
     if not limits.get("confine", True):
         return None
     from abkit.coursefolder import KIT_CODE
-    from grader.confine import confine
+    from abkit.grader.confine import confine
 
     secrets = [Path(p) for p in limits.get("secrets", [])]
     return confine(os.getcwd(), KIT_CODE, secrets, limits.get("writable", []), drop_root=True).to_dict()
@@ -546,7 +543,7 @@ def _save_coverage() -> None:  # pragma: no cover - runs only in a forked child 
 
 
 def _forked(start: dict, fds: list[int], pristine: dict) -> None:  # pragma: no cover - the forked child
-    """In the forked child: become what :mod:`grader.sandbox` would have started, then serve; never returns."""
+    """In the forked child: become what :mod:`abkit.grader.sandbox` would have started, then serve; never returns."""
     code = 1
     try:
         request_read, reply_write, log = fds
@@ -578,7 +575,7 @@ def serve_forks(fd: int, secrets: list[str] = ()) -> int:  # pragma: no cover - 
     The server never runs student code: it only forks, before any is loaded. It ends with its socket.
     """
     import socket
-    from grader.confine import _die_with_parent
+    from abkit.grader.confine import _die_with_parent
 
     try:
         _die_with_parent()  # the server, and with it every student process, dies with the grader
@@ -644,7 +641,7 @@ def _pristine() -> dict:  # pragma: no cover - the server, once, before any chil
     affinity, umask. The server makes itself undumpable: a child of its user cannot open its memory."""
     import resource
 
-    from grader.confine import _undumpable
+    from abkit.grader.confine import _undumpable
 
     try:
         _undumpable()
@@ -682,7 +679,7 @@ def _reset(pristine: dict) -> None:  # pragma: no cover - a forked child, before
 
 def _warm_up(secrets: list[str] = ()) -> None:  # pragma: no cover - runs in the fork server, once
     """Import and work out once what every child would otherwise do itself; ``secrets``: the paths its children's
-    confinement will hide (the course's hidden fixtures and solutions, as :func:`grader.sandbox.secret_paths`)."""
+    confinement will hide (the course's hidden fixtures and solutions, as :func:`abkit.grader.sandbox.secret_paths`)."""
     import difflib  # noqa: F401 - a missing attribute's "Did you mean" (abkit.tracebacks)
     import resource  # noqa: F401
     import signal  # noqa: F401
@@ -690,12 +687,12 @@ def _warm_up(secrets: list[str] = ()) -> None:  # pragma: no cover - runs in the
 
     import itertools
 
-    import grader.confine
+    import abkit.grader.confine as confine_module
     import abkit.tracebacks  # noqa: F401
     from abkit.coursefolder import KIT_CODE
 
     compile("", "<warm-up>", "exec")  # compile() builds the ast module's types at its first call: once, here
-    grader.confine.prepare(KIT_CODE, [Path(p) for p in secrets])  # as each child's _confine will ask
+    confine_module.prepare(KIT_CODE, [Path(p) for p in secrets])  # as each child's _confine will ask
     _PREPARED[:] = [(_snapshot(), _guards())]  # what serve() holds the harness to: taken before any child exists
     from abkit.tictactoe import EMPTY, TicTacToe, winner
 

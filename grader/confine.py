@@ -1,6 +1,6 @@
 """Confining a student's process before its code runs: what it may read, write, start and reach.
 
-:func:`confine` runs in the sandboxed child (:mod:`grader.child`), after the
+:func:`confine` runs in the sandboxed child (:mod:`abkit.grader.child`), after the
 kit's own modules are loaded and before any student code. Layers, each applied
 where the system offers it and reported where it does not:
 
@@ -175,14 +175,14 @@ def readable_paths(kit_root: Path, secrets: list[Path]) -> list[Path]:
     """The folders and files the child may read: the runtime and the kit's code, never a secret.
 
     A candidate that holds a secret (the kit's root, a parent of it) is left out;
-    the kit's ``abkit/`` and ``grader/`` are added one by one instead. A secret
+    the kit's core and ``grader/`` (:func:`kit_folders`) are added one by one instead. A secret
     inside the kit's code (the default course an installed kit carries in
     ``abkit/default_course``) leaves out only itself: a candidate holding it
     (site-packages) is allowed entry by entry around it.
     """
     candidates = [Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix, *sys.path) if p]
     candidates += [Path(p) for p in ("/usr", "/lib", "/lib64", "/lib32", "/etc/ld.so.cache", "/etc/localtime")]
-    kit = [(kit_root / "abkit").resolve(), (kit_root / "grader").resolve()]
+    kit = [folder.resolve() for folder in kit_folders(kit_root)]
     candidates += kit
     secrets = [Path(s).resolve() for s in secrets]
     chosen: list[Path] = []
@@ -199,6 +199,15 @@ def readable_paths(kit_root: Path, secrets: list[Path]) -> list[Path]:
         elif all(any(_within(s, k) for k in kit) for s in held):
             chosen += [p for p in _around(path, held) if p not in chosen]
     return chosen
+
+
+def kit_folders(kit_root: Path) -> list[Path]:
+    """The folders of the kit's code a child runs, under ``kit_root`` (the folder that holds the core, ``abkit/``):
+    the core and the grading pipeline, which is ``grader/`` beside the core in a clone and ``abkit/grader/`` inside
+    it where the kit is installed (setup.py maps the folders into the one package)."""
+    core = kit_root / "abkit"
+    beside = kit_root / "grader"
+    return [core, beside if beside.is_dir() else core / "grader"]
 
 
 def _around(folder: Path, secrets: list[Path]) -> list[Path]:

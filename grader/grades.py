@@ -1,8 +1,8 @@
 """Grading, stage 4: the judgements per test become an exercise's grade, and the exercises a student's.
 
 A category's points (the rubric's) are shared equally by its tests; an exercise's score is the sum over its
-categories of the points times the share of its tests that passed. The named mistakes (:mod:`grader.mistakes`)
-are added by the grader once a graded exercise falls short. The reports (stage 5, :mod:`grader.reports`) read
+categories of the points times the share of its tests that passed. The named mistakes (:mod:`abkit.grader.mistakes`)
+are added by the grader once a graded exercise falls short. The reports (stage 5, :mod:`abkit.grader.reports`) read
 these records only.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from grader.judgement import TestGrade
-from grader.running import ExerciseRun
+from abkit.grader.judgement import TestGrade
+from abkit.grader.running import ExerciseRun
 
 
 @dataclass
@@ -58,11 +58,11 @@ class StudentGrade:
     fingerprint: str = ""
     #: when the grader itself failed on this submission (a fault of the grader, not the student's): what it raised
     grader_error: str = ""
-    #: what the entry's hand-in manifest (``abkit pack``) says of it (:meth:`~grader.handin.HandinCheck.to_dict`)
+    #: what the entry's hand-in manifest (``abkit pack``) says of it (:meth:`~abkit.grader.handin.HandinCheck.to_dict`)
     handin: dict | None = None
-    #: per exercise, the file graded, how it was found and the copies left (:attr:`grader.picking.Picked.files`)
+    #: per exercise, the file graded, how it was found and the copies left (:attr:`abkit.grader.picking.Picked.files`)
     files: dict | None = None
-    #: the name of the student's folder when it is not the id (:func:`grader.reports.folder_names`), else ""
+    #: the name of the student's folder when it is not the id (:func:`abkit.grader.reports.folder_names`), else ""
     folder: str = ""
 
 

@@ -15,12 +15,13 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from abkit.coursefolder import KIT_CODE, MARKER, course_id, current_course, marker_text
+from abkit.coursefolder import MARKER, course_id, current_course, marker_text
+from abkit.kitcode import imported_modules, part_files, part_of
 
-from grader.grading import Grader
-from grader.reports import json_text, results_json, write_atomic
-from grader.rubric import load_rubric
-from grader.submissions import Submission
+from abkit.grader.grading import Grader
+from abkit.grader.reports import json_text, results_json, write_atomic
+from abkit.grader.rubric import load_rubric
+from abkit.grader.submissions import Submission
 
 SETUP = """#!/usr/bin/env bash
 # Gradescope runs this once when the autograder is built: install the kit (Python 3.10+).
@@ -38,15 +39,15 @@ RUN = """#!/usr/bin/env bash
 set -euo pipefail
 ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 cd "$ROOT/source"
-exec "${{ABKIT_PYTHON:-python3}}" -m grader.gradescope "$ROOT" {lang}
+exec "${{ABKIT_PYTHON:-python3}}" -m abkit.grader.gradescope "$ROOT" {lang}
 """
 
-#: what the bundle carries of the kit's code: (folder, pattern)
-KIT_CONTENTS = (("abkit", "*.py"), ("abkit/messages", "*/*.yaml"), ("grader", "**/*.py"))
+#: where the bundle's kit code starts: grading a submission; every part of the kit it imports goes along, whole
+ENTRY = "abkit.grader.gradescope"
 #: and of the course: hidden fixtures included, exercises not (the rubric is written apart)
 COURSE_CONTENTS = (("solutions", "*.py"), ("fixtures/public", "*.yaml"), ("fixtures/hidden", "*.yaml"))
 
-#: the bundle's pyproject.toml when the kit is installed (no pyproject.toml beside its code)
+#: the bundle's pyproject.toml: the kit's code laid out as installed (the one package ``abkit``)
 PYPROJECT = """\
 [build-system]
 requires = ["setuptools>=61"]
@@ -59,13 +60,14 @@ requires-python = ">=3.10"
 dependencies = ["pyyaml>=6.0", "jinja2>=3.1"]
 
 [project.scripts]
-abkit = "grader.cli:script"
+abkit = "abkit.cli.main:script"
 
 [tool.setuptools.packages.find]
-include = ["abkit*", "grader*"]
+include = ["abkit*"]
 
 [tool.setuptools.package-data]
-abkit = ["messages/*/*.yaml"]
+abkit = ["messages/*/*.yaml", "messages/*.yaml"]
+"abkit.stepthrough" = ["assets/*"]
 """
 
 
@@ -74,17 +76,16 @@ def export_bundle(out: Path, rubric_path: Path | None = None, lang: str = "en") 
     rubric = load_rubric(rubric_path)
     files: dict[str, bytes] = {}
     course = current_course().root
-    for root, contents in ((KIT_CODE, KIT_CONTENTS), (course, COURSE_CONTENTS)):
-        for folder, pattern in contents:
-            for path in sorted((root / folder).glob(pattern)):
-                if "__pycache__" not in path.parts and path.is_file():
-                    files[path.relative_to(root).as_posix()] = path.read_bytes()
+    for part in sorted({part_of(module) for module in imported_modules([ENTRY])}):
+        files.update((name, path.read_bytes()) for name, path in part_files(part))
+    for folder, pattern in COURSE_CONTENTS:
+        for path in sorted((course / folder).glob(pattern)):
+            if path.is_file():
+                files[path.relative_to(course).as_posix()] = path.read_bytes()
     files["grader/rubric.yaml"] = rubric.text.encode("utf-8")
     files[MARKER] = marker_text(course_id(course), rubric.rule).encode("utf-8")  # the course's rule goes along
-    project = KIT_CODE / "pyproject.toml"
-    files["pyproject.toml"] = project.read_bytes() if project.is_file() else PYPROJECT.encode("utf-8")
-    readme = KIT_CODE / "README.md"
-    files["README.md"] = readme.read_bytes() if readme.is_file() else b"abkit: the Gradescope autograder\n"
+    files["pyproject.toml"] = PYPROJECT.encode("utf-8")
+    files["README.md"] = b"abkit: the Gradescope autograder\n"
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as bundle:
         for name, mode, data in (("setup.sh", 0o755, SETUP.encode()),
@@ -122,7 +123,7 @@ def run_autograder(root: Path, lang: str = "en", seed: int = 0) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    """``python -m grader.gradescope [ROOT] [LANG]``, as ``run_autograder`` calls it."""
+    """``python -m abkit.cli.gradescope [ROOT] [LANG]``, as ``run_autograder`` calls it."""
     root = Path(argv[1]) if len(argv) > 1 else Path("/autograder")
     run_autograder(root, argv[2] if len(argv) > 2 else "en")
     return 0

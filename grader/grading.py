@@ -1,14 +1,14 @@
 """Grading one student: a submission through the pipeline's stages, one after the other.
 
-1. the entry unpacked (:mod:`grader.submissions`) and held against its hand-in manifest (:mod:`grader.handin`);
-2. the tests for the student (:mod:`grader.testplan`, built once per batch);
-3. the student's process answers them (:mod:`grader.running`: a sandboxed child, :mod:`grader.sandbox`);
-4. each answer judged against the reference's (:mod:`grader.judgement`);
-5. the exercise and student grades (:mod:`grader.grades`), with the named mistakes (:mod:`grader.mistakes`).
+1. the entry unpacked (:mod:`abkit.grader.submissions`) and held against its hand-in manifest (:mod:`abkit.grader.handin`);
+2. the tests for the student (:mod:`abkit.grader.testplan`, built once per batch);
+3. the student's process answers them (:mod:`abkit.grader.running`: a sandboxed child, :mod:`abkit.grader.sandbox`);
+4. each answer judged against the reference's (:mod:`abkit.grader.judgement`);
+5. the exercise and student grades (:mod:`abkit.grader.grades`), with the named mistakes (:mod:`abkit.grader.mistakes`).
 
 A :class:`Grader` is built once per batch (rubric, seed, limits) and grades one submission at a time. Every score
 rests on what the contract makes observable (:mod:`abkit.judge`). Nothing here writes files: the reports do
-(:mod:`grader.reports`).
+(:mod:`abkit.grader.reports`).
 """
 
 from __future__ import annotations
@@ -22,17 +22,17 @@ from abkit import __version__
 from abkit.coursefolder import course_id, current_course
 from abkit.i18n import t
 
-from grader.grades import ExerciseGrade, StudentGrade, exercise_grade, student_status
-from grader.handin import check_handin, find_manifest, handin_notes
-from grader.judgement import Judge
-from grader.mistakes import MistakeNamer
-from grader.reports import visible
-from grader.rubric import EXERCISES, Rubric
-from grader.running import ExerciseRun, Runner, weakest
-from grader.sandbox import Interrupted, Limits
-from grader.picking import Picked, near_names, pick
-from grader.submissions import Submission, Unpacked, fingerprint, remove_tree, unpack
-from grader.testplan import Test, TestPlan, student_seed
+from abkit.grader.grades import ExerciseGrade, StudentGrade, exercise_grade, student_status
+from abkit.grader.handin import check_handin, find_manifest, handin_notes
+from abkit.grader.judgement import Judge
+from abkit.grader.mistakes import MistakeNamer
+from abkit.grader.reports import visible
+from abkit.grader.rubric import EXERCISES, Rubric
+from abkit.grader.running import ExerciseRun, Runner, weakest
+from abkit.grader.sandbox import Interrupted, Limits
+from abkit.grader.picking import Picked, near_names, pick
+from abkit.grader.submissions import Submission, Unpacked, fingerprint, remove_tree, unpack
+from abkit.grader.testplan import Test, TestPlan, student_seed
 
 
 class Grader:
@@ -51,7 +51,7 @@ class Grader:
         self.batch_fingerprint = self._batch_fingerprint()
         #: what the students' processes achieved confining themselves (grader.confine), None before any ran
         self.defences: dict | None = None
-        #: a :class:`grader.sandbox.ForkServer` that starts the students' processes (a batch sets one), or None
+        #: a :class:`abkit.grader.sandbox.ForkServer` that starts the students' processes (a batch sets one), or None
         self.server = None
         #: where the students' temporary folders go (a batch sets its own folder), or None: the system's
         self.work: Path | None = None
@@ -62,7 +62,7 @@ class Grader:
         return self.plan.shared
 
     def tests_for(self, student: str) -> dict[str, list[Test]]:
-        """Every test of every exercise for ``student`` (:meth:`grader.testplan.TestPlan.tests_for`)."""
+        """Every test of every exercise for ``student`` (:meth:`abkit.grader.testplan.TestPlan.tests_for`)."""
         return self.plan.tests_for(student)
 
     def _batch_fingerprint(self) -> str:
@@ -87,7 +87,7 @@ class Grader:
         """Grade one submission in a temporary folder (under ``work`` if given), removed afterwards.
 
         Whatever happens while grading it stays with it: what the student's process does is the student's
-        (:mod:`grader.running`), and an exception of the grader's own is a grade too, :meth:`failed`.
+        (:mod:`abkit.grader.running`), and an exception of the grader's own is a grade too, :meth:`failed`.
         """
         try:
             folder = Path(tempfile.mkdtemp(prefix="abkit-", dir=work or self.work))
@@ -163,7 +163,7 @@ class Grader:
         return t("grade.note.holds", self.lang, files=shown)
 
     def _run(self, tests: dict[str, list[Test]], chosen: dict[str, str], workspace: Path) -> dict[str, ExerciseRun]:
-        """The student's process answers the tests (:class:`grader.running.Runner`); its confinement is noted."""
+        """The student's process answers the tests (:class:`abkit.grader.running.Runner`); its confinement is noted."""
         hidden = frozenset(source for source in self.rubric.visibility if not visible(source, self.rubric.visibility))
         runner = Runner(self.limits, self.lang, self.server, hidden)
         try:

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 from abkit.i18n import Message, t
 from abkit.manifest import MANIFEST, MAX_MANIFEST_BYTES, BadManifest, file_hash, parse_manifest
 
-from grader.submissions import Submission, Unpacked, _directory_problem, _open_regular, _safe_name, read_regular, shown
+from abkit.grader.submissions import Submission, Unpacked, _directory_problem, _open_regular, _safe_name, read_regular, shown
 
 PROBLEMS_SHOWN = 10  # differences named one by one; the rest are counted
 

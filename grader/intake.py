@@ -16,12 +16,12 @@
   anonymous grading ``[LATE_]anon_<anonymous id>_<submissionid>_<file>``: the anonymous id is the student's), a
   re-upload's name ending ``-1``, ``-2`` (the copy of the highest submission id and suffix is graded);
 - otherwise the **plain** layout: one folder or ``.zip`` per student, named by the student's id
-  (:func:`grader.submissions.find_submissions`).
+  (:func:`abkit.grader.submissions.find_submissions`).
 
 The student's id is the LMS's identity of the student (Canvas user id, Moodle participant id, Gradescope sid or
-e-mail, Blackboard username), or the course's id for it in a roster (:mod:`grader.roster`). Every file of the
+e-mail, Blackboard username), or the course's id for it in a roster (:mod:`abkit.grader.roster`). Every file of the
 download is accounted for (:class:`Intake`'s ``files``: whose submission it became, or why it was left out), and
-a download the kit cannot read as a class is refused (:class:`~grader.submissions.SubmissionsError`).
+a download the kit cannot read as a class is refused (:class:`~abkit.grader.submissions.SubmissionsError`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from pathlib import Path
 
 from abkit.i18n import Message
 
-from grader.submissions import (MAX_DEPTH, Submission, SubmissionsError, find_submissions, read_regular, shown,
+from abkit.grader.submissions import (MAX_DEPTH, Submission, SubmissionsError, find_submissions, read_regular, shown,
                                 student_id)
 
 #: Canvas's student part of a name: ``<sortablename>[_LATE]_<userid>`` (the name may hold ``_``; older Canvas wrote

@@ -1,14 +1,14 @@
 """``intake.md``: how the download was read, written beside ``grades.csv`` on every run, and its terminal summary.
 
 It names the layout read, each student with their LMS identity and name, and every file of the download: whose
-submission it became, or why it was left out (:class:`grader.intake.Intake`).
+submission it became, or why it was left out (:class:`abkit.grader.intake.Intake`).
 """
 
 from __future__ import annotations
 
 from abkit.i18n import t
 
-from grader.intake import Intake
+from abkit.grader.intake import Intake
 
 INTAKE_REPORT = "intake.md"
 

@@ -1,10 +1,10 @@
 """Grading, stage 3: each test's answer held against the reference's; a judgement per test.
 
-A :class:`Judge` turns one test and what the student's process answered to it (:class:`~grader.running.ExerciseRun`)
+A :class:`Judge` turns one test and what the student's process answered to it (:class:`~abkit.grader.running.ExerciseRun`)
 into a :class:`TestGrade`: the feedback record (:class:`abkit.feedback.TestResult`, with the findings of
 :mod:`abkit.compare` when it fails) and which of the test's categories passed (:func:`abkit.judge.passes`: the
 observables only: the game's log of generated and evaluated states, the action, the values MAX-VALUE / MIN-VALUE
-return). Points are stage 4's (:mod:`grader.grades`).
+return). Points are stage 4's (:mod:`abkit.grader.grades`).
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from abkit.play import problems
 from abkit.trace import ALGORITHMS, Trace, error_name
 from abkit.tree import TreeGame
 
-from grader.child import MOVE_BUDGET, game_from_request
-from grader.running import ExerciseRun, relative
-from grader.testplan import Test, fmt
+from abkit.grader.child import MOVE_BUDGET, game_from_request
+from abkit.grader.running import ExerciseRun, relative
+from abkit.grader.testplan import Test, fmt
 
 
 @dataclass

@@ -173,8 +173,8 @@ class MistakeNamer:
 
     def name(self, exercise: str, graded: list) -> list[str]:
         """The mistakes of ``exercise`` whose traces equal the student's on every graded test (a
-        :class:`~grader.judgement.TestGrade`) that runs on a tree (played games and board positions are left out:
-        see :attr:`~grader.testplan.Test.nameable`)."""
+        :class:`~abkit.grader.judgement.TestGrade`) that runs on a tree (played games and board positions are left out:
+        see :attr:`~abkit.grader.testplan.Test.nameable`)."""
         tests = [tg for tg in graded if tg.test.nameable]
         if not tests or any(tg.signature is None for tg in tests):
             return []

@@ -23,7 +23,7 @@ from pathlib import Path, PurePosixPath
 
 from abkit.i18n import Message
 
-from grader.submissions import MAX_FILE_BYTES, shown
+from abkit.grader.submissions import MAX_FILE_BYTES, shown
 
 NOTEBOOK = ".ipynb"
 #: the start of a line IPython reads and Python does not: a magic (``%matplotlib``, ``%%time``), a shell escape (``!pip``)

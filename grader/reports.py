@@ -30,14 +30,14 @@ from abkit.feedback import render_result
 from abkit.i18n import DEFAULT_LANG, catalogue, t
 from abkit.textree import UNICODE
 
-from grader.grades import ExerciseGrade, StudentGrade
-from grader.handin import handin_cell, handin_summary
-from grader.judgement import TestGrade
-from grader.mistakes import pseudocode_line, rule_words
-from grader.rubric import Rubric
-from grader.running import AHEAD
-from grader.safetext import csv_cell, markdown, terminal
-from grader.submissions import NAME_BYTES
+from abkit.grader.grades import ExerciseGrade, StudentGrade
+from abkit.grader.handin import handin_cell, handin_summary
+from abkit.grader.judgement import TestGrade
+from abkit.grader.mistakes import pseudocode_line, rule_words
+from abkit.grader.rubric import Rubric
+from abkit.grader.running import AHEAD
+from abkit.safetext import csv_cell, markdown, terminal
+from abkit.grader.submissions import NAME_BYTES
 
 MAX_TESTS_SHOWN = 6     # failing tests drawn in full per exercise in feedback.md
 TREES_SHOWN = 2         # of which with the tree drawn
@@ -161,7 +161,7 @@ def feedback_markdown(grade: StudentGrade, rubric: Rubric, lang: str, pages: dic
 
 def _sent(exercise: ExerciseGrade) -> list:
     """The tests of a loaded ``exercise`` its process may have received: the answered ones and the
-    :data:`~grader.running.AHEAD` sent after them without an answer (the process ended during one of them)."""
+    :data:`~abkit.grader.running.AHEAD` sent after them without an answer (the process ended during one of them)."""
     unanswered = [test for test in exercise.planned if test.id not in exercise.replies]
     return [test for test in exercise.planned if test.id in exercise.replies] + unanswered[:AHEAD]
 
@@ -277,14 +277,14 @@ def apart_name(student: str) -> str:
 
 
 def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
-    """Write ``out/students/<student>/feedback.md`` (its HTML escaped: :func:`~grader.safetext.markdown`) then
+    """Write ``out/students/<student>/feedback.md`` (its HTML escaped: :func:`~abkit.safetext.markdown`) then
     ``results.json``; returns the results."""
     folder = student_folder(out, grade.student, grade.folder)
     results = results_json(grade, rubric, lang)
     shown = step_pages(grade, rubric)
     pages = {}
     if shown or any(folder.glob(f"{STEP_PAGES}*.html")):  # new pages, or old ones to remove
-        from stepthrough.page import page_names, write_pages
+        from abkit.stepthrough.page import page_names, write_pages
 
         try:
             write_pages(shown, folder, lang, STEP_PAGES)
@@ -298,11 +298,11 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
 
 def step_pages(grade: StudentGrade, rubric: Rubric) -> list:
     """The results of the failing tests that get a step-through page: per exercise the first ``rubric.step_pages``
-    failing visible tests with a trace of the student's on a game tree (:func:`stepthrough.page.wants_page`);
+    failing visible tests with a trace of the student's on a game tree (:func:`abkit.stepthrough.page.wants_page`);
     by default two, the interactive form of the trees ``feedback.md`` draws, so that a student's pages stay a few
     hundred kilobytes however many tests fail (``step_pages: all`` gives every one a page). A hidden test never gets
     one (it would show its tree)."""
-    from stepthrough.page import wants_page
+    from abkit.stepthrough.page import wants_page
 
     chosen = []
     for exercise in grade.exercises.values():
@@ -329,7 +329,7 @@ def read_results(out: Path, student: str, folder: str = "") -> dict | None:
 
 def grades_csv(rows: list[dict], rubric: Rubric, lang: str) -> str:
     """The gradebook: one row per student (sorted by id), status, score, max_score, one column per exercise. An id
-    a spreadsheet would read as a formula is written with a leading ``'`` (:func:`~grader.safetext.csv_cell`)."""
+    a spreadsheet would read as a formula is written with a leading ``'`` (:func:`~abkit.safetext.csv_cell`)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["student", "status", "score", "max_score", *rubric.points, "mistakes", "seed", "grader_error",

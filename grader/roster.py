@@ -15,7 +15,7 @@ from pathlib import Path
 
 from abkit.i18n import Message
 
-from grader.submissions import LINE_BREAKS, NAME_BYTES, read_regular
+from abkit.grader.submissions import LINE_BREAKS, NAME_BYTES, read_regular
 
 MAX_ROSTER_BYTES = 5_000_000
 COLUMNS = ("lms_id", "student_id")

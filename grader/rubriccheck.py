@@ -1,6 +1,6 @@
 """``abkit rubric check``: a rubric whose every point some test can award.
 
-What each exercise is tested on is the grading test planner's own answer (:class:`grader.testplan.TestPlan`, built
+What each exercise is tested on is the grading test planner's own answer (:class:`abkit.grader.testplan.TestPlan`, built
 from the course's fixtures and the rubric's settings), never a table of its own: a category is awardable when the
 plan holds at least one test of it for the exercise. A category worth points that no test awards would leave every
 correct student short of full marks beside "all tests passed".
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from abkit.i18n import Message
 
-from grader.rubric import CATEGORIES, Rubric, RubricError
+from abkit.grader.rubric import CATEGORIES, Rubric, RubricError
 
 #: the student id whose random tests stand in for every student's (their shapes depend on the rubric alone)
 PROBE = "rubric-check"
@@ -22,7 +22,7 @@ PROBE = "rubric-check"
 def tested_categories(rubric: Rubric) -> dict[str, set[str]]:
     """Per exercise of ``rubric``, the categories the test planner makes at least one test of, under the rubric's
     settings (fixtures, random trees, direct tests), as if every category were worth a point."""
-    from grader.testplan import TestPlan
+    from abkit.grader.testplan import TestPlan
 
     probe = dataclasses.replace(rubric, points={e: dict.fromkeys(CATEGORIES, 1) for e in rubric.points})
     tests = TestPlan(probe).tests_for(PROBE)

@@ -1,10 +1,10 @@
 """Grading, stage 2: the student's own process answers the tests; what it answered.
 
-A :class:`Runner` runs every exercise's tests of one student in one sandboxed child (:mod:`grader.sandbox`; a new
+A :class:`Runner` runs every exercise's tests of one student in one sandboxed child (:mod:`abkit.grader.sandbox`; a new
 one after a crash or a time-out) and returns, per exercise, an :class:`ExerciseRun`: plain data saying which file
-was loaded, what the process answered to each test (each reply checked by :mod:`grader.replies` on arrival), and
+was loaded, what the process answered to each test (each reply checked by :mod:`abkit.grader.replies` on arrival), and
 why it stopped if it did. Nothing here compares an answer with the reference's: that is stage 3
-(:mod:`grader.judgement`).
+(:mod:`abkit.grader.judgement`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from pathlib import Path
 from abkit.i18n import t
 from abkit.play import play_games
 
-from grader import replies
-from grader.sandbox import Died, Forged, Limits, Malformed, Sandbox, TimedOut
-from grader.testplan import Test, fmt
+from abkit.grader import replies
+from abkit.grader.sandbox import Died, Forged, Limits, Malformed, Sandbox, TimedOut
+from abkit.grader.testplan import Test, fmt
 
 #: how many tests a student's process may have been sent but not yet answered: it works through them while the
 #: grader reads its answers, and neither side sleeps and is woken for each test (within a pipe's 64 KiB, about
@@ -52,7 +52,7 @@ class ExerciseRun:
 
 class Runner:
     """Runs one student's tests in their own process; :attr:`defences` keeps what the process's confinement
-    achieved (:mod:`grader.confine`), the weakest seen."""
+    achieved (:mod:`abkit.grader.confine`), the weakest seen."""
 
     def __init__(self, limits: Limits, lang: str = "en", server=None, hidden: frozenset = frozenset()) -> None:
         self.limits, self.lang, self.server = limits, lang, server

@@ -1,6 +1,6 @@
 """The grader's side of a student's process: start it, send requests, wait with a time limit, end it.
 
-A :class:`Sandbox` is one child process (:mod:`grader.child`) for one student:
+A :class:`Sandbox` is one child process (:mod:`abkit.grader.child`) for one student:
 ``python -I -B`` (no user site, no ``PYTHON*`` variables), a scrubbed
 environment, the student's temporary folder as working directory, resource
 limits (CPU, memory, file size, no core dumps) set by the child before any
@@ -11,7 +11,7 @@ process group. The first bytes on the request pipe are a fresh secret key, read
 before any student code exists; every reply must carry its MAC under that key
 and its sequence number, so bytes the student's code writes into the reply
 pipe are caught (:class:`Forged`). Before student code runs, the child confines
-itself (:mod:`grader.confine`): what it achieved is in :attr:`Sandbox.defences`.
+itself (:mod:`abkit.grader.confine`): what it achieved is in :attr:`Sandbox.defences`.
 """
 
 from __future__ import annotations
@@ -34,10 +34,11 @@ from typing import Callable
 
 from abkit.i18n import Message
 
-from grader.child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
-from grader.replies import BadReply, envelope
+from abkit.grader.child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
+from abkit.grader.replies import BadReply, envelope
 
-CHILD = Path(__file__).with_name("child.py")
+#: the harness each child process runs (:mod:`abkit.grader.child`), started as a module of the installed kit
+CHILD = "abkit.grader.child"
 MAX_REPLY = 16 * 1024 * 1024
 #: the most values (lists, mappings and items: brackets and commas) one reply may hold; a search of a 50,000-node
 #: tree (the largest a fixture may be) reports about 500,000
@@ -72,11 +73,12 @@ PROFILE_CHILD = "ABKIT_PROFILE_CHILD"
 class Limits:
     """What one student's process may use.
 
-    test_seconds: wall-clock time for one request (loading a file, one test).
+    test_seconds: time for one request (loading a file, one test): wall-clock time, except that a process kept
+    from a CPU by the machine's load is given the CPU time it lacked (:class:`TestClock`).
     student_seconds: wall-clock time for all of a student's requests together.
     memory_mb: address space; output_chars: printed text kept per request;
     log_bytes: the most the process may write to its stdout/stderr file.
-    confine: whether the child confines itself (:mod:`grader.confine`) before student code runs.
+    confine: whether the child confines itself (:mod:`abkit.grader.confine`) before student code runs.
     """
 
     test_seconds: float = 2.0
@@ -143,7 +145,7 @@ class Forged(Died):
 
 class Malformed(Died):
     """A signed reply the grader cannot use: too large, not JSON, nested too deeply, or not of its kind's
-    shape (:mod:`grader.replies`). ``problem`` says which, in words (a :class:`~abkit.i18n.Message`)."""
+    shape (:mod:`abkit.grader.replies`). ``problem`` says which, in words (a :class:`~abkit.i18n.Message`)."""
 
     def __init__(self, problem: Message, log: str = "", returncode: int | None = None) -> None:
         super().__init__(log, returncode)
@@ -199,7 +201,7 @@ class ForkServer:
     does everything a freshly started child does (its own session and process
     group, the student's folder, environment and log, limits, confinement, the
     key) before any student code exists. A confined child cannot change the
-    server (:mod:`grader.confine`), and the server is undumpable. The
+    server (:mod:`abkit.grader.confine`), and the server is undumpable. The
     grader keeps its deadlines and its process-group kill; the server keeps
     each child unreaped until the grader asks (:meth:`reap`), so its pid (and
     process group) cannot be reused meanwhile. Thread-safe; :meth:`close` ends it.
@@ -215,7 +217,7 @@ class ForkServer:
         self.lock = threading.Lock()
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-B", str(CHILD), "--server", str(theirs.fileno()), json.dumps(secret_paths())],
+                [sys.executable, "-I", "-B", "-m", CHILD, "--server", str(theirs.fileno()), json.dumps(secret_paths())],
                 cwd=folder, env=child_environment(folder), stdin=subprocess.DEVNULL,
                 pass_fds=(theirs.fileno(),), start_new_session=True)
         finally:
@@ -241,7 +243,7 @@ class ForkServer:
 
     def know(self, requests: list[bytes]) -> None:
         """Have the server read ``requests`` (the batch's shared tests', as they are sent) once, before it forks a
-        child: its children then take them without parsing them again (:func:`grader.child.know`). Sent in parts
+        child: its children then take them without parsing them again (:func:`abkit.grader.child.know`). Sent in parts
         of about :data:`KNOW_BYTES`; a request the server is not sent is parsed by each child, as any other."""
         part: list[bytes] = []
         size = 0
@@ -319,6 +321,89 @@ def _end(process) -> None:
     process.wait()
 
 
+def cpu_state(pid: int) -> tuple[str, float] | None:
+    """Process ``pid``'s scheduler state (``R`` running or waiting for a CPU, ``D`` waiting in the kernel, ``S``
+    asleep, ...) and its CPU seconds so far (user and system, all its threads), from ``/proc/PID/stat``; None where
+    there is no such file (not Linux, or the process is gone)."""
+    try:
+        fd = os.open(f"/proc/{pid}/stat", os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        text = os.read(fd, 4096)
+    finally:
+        os.close(fd)
+    fields = text[text.rfind(b")") + 2:].split()  # the name, in parentheses, is the process's to choose: skipped
+    if len(fields) < 13:
+        return None
+    return fields[0].decode("ascii", "replace"), (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+#: the units of /proc/PID/stat's CPU times
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
+#: a busy process lacking less CPU time than this (s) has had its time: the clock's ticks are 10 ms
+SLACK = 0.05
+
+
+class TestClock:
+    """How long a student's process may still take on its request: ``test_seconds`` of its own time, not of the
+    machine's, so that the verdict on a search does not depend on what else the machine runs.
+
+    When the wall-clock limit passes and the process is busy (state ``R`` or ``D``: running, waiting for a CPU,
+    or in the kernel, as when memory is handed to it) and has had less CPU time than ``test_seconds`` since its
+    last answer, the wait goes on for what it lacks, and again, never past the student's ``deadline``. A process
+    asleep (``time.sleep``, a blocked read) or one that has had its CPU time is stopped at the limit. Where
+    ``/proc`` is missing, wall-clock time alone decides.
+    """
+
+    __test__ = False  # not a pytest test class, whatever its name
+
+    def __init__(self, test_seconds: float, deadline: float) -> None:
+        self.test_seconds, self.deadline = test_seconds, deadline
+        self.start(None)
+
+    def start(self, pid: int | None) -> None:
+        """A new process, ``pid`` (None: none to ask, wall-clock time alone), that has answered nothing yet."""
+        self.pid = pid
+        self.answered_at = 0.0  # when it last answered
+        self.mark = 0.0  # its CPU seconds then (a new process starts at 0)
+
+    def limit(self, sent: float) -> float:
+        """The wall-clock limit of the request sent at ``sent``: ``test_seconds`` from when the process could start on
+        it (sent, and the previous reply received), never past the deadline."""
+        return min(max(sent, self.answered_at) + self.test_seconds, self.deadline)
+
+    def answered(self) -> None:
+        """The process has answered (a reply, or a frame of one): the next request's time counts from here."""
+        self.answered_at = time.monotonic()
+        seen = cpu_state(self.pid) if self.pid is not None else None
+        if seen is not None:
+            self.mark = seen[1]
+
+    def later(self, limit: float) -> float:
+        """A new limit, past ``limit``, while the process is busy and owed CPU time; else ``limit``."""
+        seen = cpu_state(self.pid) if self.pid is not None else None
+        if seen is None or seen[0] not in ("R", "D"):
+            return limit
+        owed = self.test_seconds - (seen[1] - self.mark)
+        return limit if owed < SLACK else max(limit, min(time.monotonic() + owed, self.deadline))
+
+
+def wait_ready(fd: int, writing: bool, limit: float, clock: TestClock) -> bool:
+    """Wait until the pipe ``fd`` can be written (``writing``) or read, no later than ``limit`` as ``clock`` moves it
+    on (:meth:`TestClock.later`); False when it is not ready by then. A pipe already ready counts even when the
+    grader itself comes to it late (held from a CPU by the machine's load)."""
+    while True:
+        ready = select.select([] if writing else [fd], [fd] if writing else [], [],
+                              max(0.0, limit - time.monotonic()))
+        if ready[0] or ready[1]:
+            return True
+        later = clock.later(limit)
+        if later <= limit:
+            return False
+        limit = later
+
+
 class Sandbox:
     """One child process running one student's code; use as a context manager.
 
@@ -332,6 +417,7 @@ class Sandbox:
                  server: ForkServer | None = None) -> None:
         self.workspace, self.server, self.limits = Path(workspace), server, limits
         self.deadline = deadline if deadline is not None else time.monotonic() + limits.student_seconds
+        self._clock = TestClock(limits.test_seconds, self.deadline)
         self.process: subprocess.Popen | None = None
         self._log_path = self.workspace.parent / f"{self.workspace.name}.log"
 
@@ -353,7 +439,6 @@ class Sandbox:
         self._key, self._received, self._sent = os.urandom(KEY_BYTES), 0, 0
         self._buffer = bytearray()  # read from the reply pipe, not yet taken by receive()
         self._pending: collections.deque[float] = collections.deque()  # when each unanswered request was sent
-        self._answered_at = 0.0
         self.defences: dict | None = None
         settings = _settings(self.limits)
         env = child_environment(self.workspace)
@@ -361,6 +446,7 @@ class Sandbox:
         self.process = None
         with open(self._log_path, "wb") as log:
             self.process = _spawn(self.workspace, env, settings, (request_read, reply_write), log, self.server)
+        self._clock.start(self.process.pid)
         _close(request_read, reply_write)
         try:
             os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
@@ -378,7 +464,7 @@ class Sandbox:
     def send(self, message: dict | bytes) -> None:
         """Send ``message``, waiting (within a test's time limit) for room in the pipe; its reply is :meth:`receive`'s."""
         data = _frame(message)
-        self._write(data, min(time.monotonic() + self.limits.test_seconds, self.deadline))
+        self._write(data, self._clock.limit(time.monotonic()))
         self._pending.append(time.monotonic())
 
     def send_ahead(self, message: dict | bytes) -> bool:
@@ -400,13 +486,12 @@ class Sandbox:
         (sent, and the previous reply, or frame of one, received).
 
         The reply is read only when it is at most :data:`MAX_REPLY` bytes, signed, JSON, and what every reply may
-        carry (:func:`grader.replies.envelope`); ``check`` (one of :mod:`grader.replies`' schemas) then checks what
+        carry (:func:`abkit.grader.replies.envelope`); ``check`` (one of :mod:`abkit.grader.replies`' schemas) then checks what
         its kind carries. Anything else ends the process: :class:`Malformed` (or :class:`Forged`), never another
         exception. ``more``: the reply comes in frames (a ``games`` request's moves, each sent as soon as it is
         chosen), this is one of them, and :meth:`ended` says when there are no more.
         """
-        started = max(self._pending[0], self._answered_at)
-        limit = min(started + self.limits.test_seconds, self.deadline)
+        limit = self._clock.limit(self._pending[0])
         head = self._read(HEADER.size, limit)
         size = HEADER.unpack(head)[0]
         if size > MAX_REPLY:  # refused before a byte of it is read
@@ -436,7 +521,7 @@ class Sandbox:
             raise self._malformed(bad.message) from None
         if "defences" in reply and self.defences is None and not reply.get("tampered"):  # a report it was free to edit
             self.defences = reply["defences"]
-        self._answered_at = time.monotonic()
+        self._clock.answered()
         return reply
 
     def ended(self) -> None:
@@ -452,8 +537,7 @@ class Sandbox:
     def _write(self, data: bytes, limit: float) -> None:
         """Write to the request pipe without ever blocking past ``limit`` (a pipe takes PIPE_BUF bytes when writable)."""
         while data:
-            remaining = limit - time.monotonic()
-            if remaining <= 0 or not select.select([], [self._request], [], remaining)[1]:
+            if not wait_ready(self._request, True, limit, self._clock):
                 self.kill()
                 raise TimedOut()
             try:
@@ -466,8 +550,7 @@ class Sandbox:
         read at once (a reply's head, body and MAC usually come in one read; replies sent ahead, several)."""
         buffer = self._buffer
         while len(buffer) < size:
-            remaining = limit - time.monotonic()
-            if remaining <= 0 or not select.select([self._reply], [], [], remaining)[0]:
+            if not wait_ready(self._reply, False, limit, self._clock):
                 self.kill()
                 raise TimedOut()
             chunk = os.read(self._reply, min(max(size - len(buffer), 1 << 16), 1 << 20))
@@ -603,7 +686,7 @@ def _spawn(workspace: Path, env: dict, settings: dict, fds: tuple[int, int], log
             return server.start(workspace, env, settings, [*fds, log.fileno()])
         except OSError:  # the server is gone: start this child afresh
             pass
-    return subprocess.Popen([sys.executable, "-I", "-B", str(CHILD), *map(str, fds), json.dumps(settings)],
+    return subprocess.Popen([sys.executable, "-I", "-B", "-m", CHILD, *map(str, fds), json.dumps(settings)],
                             cwd=workspace, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
                             pass_fds=fds, start_new_session=True)
 
@@ -615,7 +698,7 @@ def _frame(message: dict | bytes) -> bytes:
 
 
 def decode_reply(body: bytes) -> object:
-    """A signed reply's JSON; :class:`~grader.replies.BadReply` when it is not JSON or nests deeper than the parser
+    """A signed reply's JSON; :class:`~abkit.grader.replies.BadReply` when it is not JSON or nests deeper than the parser
     goes.
 
     (A decoder made once: json.loads with an argument makes a new one, and its scanner, per call.) The C scanner

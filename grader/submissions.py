@@ -1,9 +1,9 @@
 """A class's submissions as the LMS hands them over (contract §4): one folder or ``.zip`` per student.
 
-:func:`find_submissions` lists the students (an LMS's own layouts: :mod:`grader.intake`); :func:`unpack` copies
+:func:`find_submissions` lists the students (an LMS's own layouts: :mod:`abkit.grader.intake`); :func:`unpack` copies
 one student's Python files and Jupyter notebooks (and only those) into a fresh working folder, opening the archives
 among them (a zip in the folder, a zip in a zip: :data:`MAX_NESTING` deep, the caps shared by the whole entry),
-skipping archive entries that would land outside it (:mod:`grader.picking` then finds each exercise's file).
+skipping archive entries that would land outside it (:mod:`abkit.grader.picking` then finds each exercise's file).
 Nothing that is not a regular file or a folder (a link, a FIFO, a device, a
 socket) is ever opened, and nothing an archive's bytes make zipfile raise
 escapes: the student is ``invalid`` or the entry skipped, with the reason.
@@ -66,14 +66,14 @@ class Submission:
 
     problem: why the entry is not opened at all (a link, a FIFO, a device, a socket): the student gets an
     ``invalid`` row saying so. folder: the name of the student's feedback folder when it is not the id (the batch
-    sets it: :func:`grader.reports.folder_names`).
+    sets it: :func:`abkit.grader.reports.folder_names`).
     """
 
     student: str
     path: Path
     problem: Message | None = field(default=None, compare=False)
     #: loose files of an LMS download that make this entry (``path`` is then the download's folder): (the name
-    #: the file is graded as, its path), the LMS's prefixes already stripped (:mod:`grader.intake`)
+    #: the file is graded as, its path), the LMS's prefixes already stripped (:mod:`abkit.grader.intake`)
     files: tuple[tuple[str, str], ...] = ()
     #: what the student's feedback says of how the entry was read (which copy was graded, a late mark)
     notes: tuple[Message, ...] = field(default=(), compare=False)
@@ -95,7 +95,7 @@ class Unpacked:
     """A student's Python files copied into ``root``.
 
     files: relative paths (POSIX) of the Python files copied; notebooks: of the Jupyter notebooks copied (``.ipynb``,
-    read by :mod:`grader.picking`); skipped: archive entries or files left out, each with a :class:`Message` saying
+    read by :mod:`abkit.grader.picking`); skipped: archive entries or files left out, each with a :class:`Message` saying
     why; unreadable: the entry could not be read at all (a broken archive, a link, a FIFO), with the reason.
     written: the bytes written so far and archives: the archives opened inside the entry (the caps hold for the
     whole entry, however its archives nest).

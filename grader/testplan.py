@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from abkit.coursefolder import current_course
-from abkit.courserule import for_course_rule
+from abkit.courserule import for_course_rule, keep
 from abkit.fixture import Fixture, fixture_paths, load_fixture, unique_ids
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
@@ -46,9 +46,9 @@ from abkit.reference import reference
 from abkit.trace import CountedTrace, Trace
 from abkit.tree import Tree, TreeGame, backed_up_values
 
-from grader import replies
-from grader.child import answer, game_from_request, run_test, tree_to_data
-from grader.rubric import EXERCISES, Rubric
+from abkit.grader import replies
+from abkit.grader.child import answer, game_from_request, run_test, tree_to_data
+from abkit.grader.rubric import EXERCISES, Rubric
 
 SOURCE_FOLDERS = {"public": "public_fixtures", "hidden": "hidden_fixtures"}  # attributes of the course folder
 #: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
@@ -109,7 +109,7 @@ class Test:
         return _longest_name(self.tree) if self.tree is not None else len(self.state)
 
     def check(self, reply: dict) -> dict:
-        """``reply`` checked against its kind's schema (:mod:`grader.replies`); :class:`BadReply` otherwise."""
+        """``reply`` checked against its kind's schema (:mod:`abkit.grader.replies`); :class:`BadReply` otherwise."""
         if self.kind == "orders":
             return replies.order(reply, self.nodes, self.longest)
         if self.kind == "play":
@@ -178,7 +178,7 @@ class TestPlan:
         self.rule = rubric.prune_on_equality
         self.fixtures = [(source, fx) for source in rubric.sources  # a test's name holds its source and tree's id
                          for fx in for_course_rule(unique_ids([load_fixture(p) for p in _fixture_files(
-                             getattr(current_course(), SOURCE_FOLDERS[source]))]), self.rule, recompute=False)
+                             getattr(current_course(), SOURCE_FOLDERS[source]))]), self.rule, keep)
                          if any(fits(EXERCISES[e], fx) for e in rubric.points)]
         self._expected: dict[str, Trace] = {}
         self.shared = {exercise: [x for x in self._fixture_tests(exercise) if self._usable(x)]
@@ -203,7 +203,7 @@ class TestPlan:
         return searches + direct
 
     def _usable(self, test: Test) -> bool:
-        """Whether the reference completes ``test`` within the child's budget (:data:`~grader.child.GAME_BUDGET`
+        """Whether the reference completes ``test`` within the child's budget (:data:`~abkit.grader.child.GAME_BUDGET`
         states on a board game), computing its expected outcome: a bigger position is not graded."""
         expected = self.expected(test, cache=True)
         return not isinstance(expected, Trace) or expected.error is None

@@ -7,7 +7,7 @@ student's own exercise sheet and an answer key per variant. The words live in
 templates in ``handouts/templates/``. Dependencies: this package reads the core
 (``abkit``, the reference searches ``abkit.reference`` among it) and the shared
 ``stepthrough`` (the SVG tree, the step-through pages), never the student-code
-runner; the CLI (``grader/commands/handouts.py``) calls it. README.md here lists
+runner; the CLI (``cli/instructor/handouts.py``) calls it. README.md here lists
 the builder's stages in order.
 """
 
@@ -22,9 +22,9 @@ from pathlib import Path
 from abkit.errors import UsageError
 from abkit.i18n import os_problem
 
-from handouts.content import build_document
-from handouts.fonts import HangulFont, find_hangul_font, font_folder
-from handouts.render import compile_pdf, render_html, render_typst
+from abkit.handouts.content import build_document
+from abkit.handouts.fonts import HangulFont, find_hangul_font, font_folder
+from abkit.handouts.render import compile_pdf, render_html, render_typst
 
 LANGS = ("ko", "en")
 FORMATS = ("pdf", "html")

@@ -30,17 +30,17 @@ from abkit.tictactoe import nilsson_eval
 from abkit.trace import Trace
 from abkit.tree import Tree, backed_up_values
 
-from handouts import facts
-from handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
+from abkit.handouts import facts
+from abkit.handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
                         seed_for, spec, square_of)
-from handouts.ordering_lab import knuth_moore as km_leaves
-from handouts.ordering_lab import measure, plot_svg
-from handouts.papertree import paper_svg
-from handouts.trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
+from abkit.handouts.ordering_lab import knuth_moore as km_leaves
+from abkit.handouts.ordering_lab import measure, plot_svg
+from abkit.handouts.papertree import paper_svg
+from abkit.handouts.trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
                     open_lines, outline, square_kind, step_events, style_for, trace_of)
-from handouts.words import handouts_folder, words
-from stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
-from stepthrough.typeset import typeset
+from abkit.handouts.words import handouts_folder, words
+from abkit.stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
+from abkit.stepthrough.typeset import typeset
 
 SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK, "values": VALUES}
 EDITIONS = ("handout", "answer_key", "student_sheet", "variant_key")
@@ -130,7 +130,7 @@ class _Figures:
 
     def paper(self, svg: str, figure_id: str, caption: str, pruned: list[str] | None = None, scale: float = 1.0,
               **params: Any) -> dict[str, Any]:
-        """A paper tree (see :mod:`handouts.papertree`): printed at its natural width, the full text width, so
+        """A paper tree (see :mod:`abkit.handouts.papertree`): printed at its natural width, the full text width, so
         that its boxes have their sizes in mm; an answer's, which nobody writes on, at ``scale`` of it."""
         return {"kind": "figure", "id": figure_id, "svg": svg, "pruned": pruned or [], "paper": scale == 1.0,
                 "caption": self.caption(caption, figure_id.removeprefix("fig-"), **params),
@@ -141,8 +141,8 @@ class _Figures:
         figure): ``stepper`` (the widget, with the stepper's style and script the first time) and its label."""
         from abkit.i18n import t
 
-        from stepthrough.page import assets, widget
-        from stepthrough.steps import steps_of
+        from abkit.stepthrough.page import assets, widget
+        from abkit.stepthrough.steps import steps_of
 
         steps = steps_of(trace_of(tree, algorithm, rule, depth), tree, rule)
         self.steppers += 1
@@ -604,7 +604,7 @@ def chance_formula(tree: Tree, node: str, values: dict[str, float]) -> str:
 
 
 def typeset_document(document: Document) -> Document:
-    """Every printed text of ``document`` with real ≤, ≥ and minus signs (:func:`stepthrough.typeset.typeset`);
+    """Every printed text of ``document`` with real ≤, ≥ and minus signs (:func:`abkit.stepthrough.typeset.typeset`);
     code blocks and inline code keep what was typed."""
     document.title, document.subtitle = typeset(document.title), typeset(document.subtitle)
     for section in document.sections:

@@ -26,7 +26,7 @@ from abkit.randomtree import random_tree
 from abkit.tictactoe import nilsson_eval
 from abkit.tree import Tree, backed_up_values, child_name
 
-from handouts.trees import cut_fires, fixture, outline, step_events, trace_of
+from abkit.handouts.trees import cut_fires, fixture, outline, step_events, trace_of
 
 KINDS = ("alphabeta", "minimax", "horizon", "expectimax", "board")
 SEED_TRIES = 20000

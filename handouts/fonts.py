@@ -50,7 +50,7 @@ CANDIDATES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 
 def find_hangul_font(candidates=CANDIDATES, environ=None) -> HangulFont:
-    """The first Hangul font found; :class:`UsageError` (``handouts.no_hangul_font``) if none is."""
+    """The first Hangul font found; :class:`UsageError` (``abkit.handouts.no_hangul_font``) if none is."""
     environ = os.environ if environ is None else environ
     chosen = environ.get(ENV_FONT)
     if chosen:

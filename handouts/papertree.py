@@ -30,8 +30,8 @@ from abkit.game import CHANCE
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from stepthrough.svgtree import Style, best_path, first_calls, probability_text, short, skipped
-from stepthrough.typeset import typeset
+from abkit.stepthrough.svgtree import Style, best_path, first_calls, probability_text, short, skipped
+from abkit.stepthrough.typeset import typeset
 
 #: points per millimetre: the SVG's user unit is the point
 MM = 72 / 25.4

@@ -5,7 +5,7 @@ in the page, which then steps through the search.
 Every answer and every reason is worked out here from the reference's trace (:func:`practice_answers`) and
 written into the page; the page's script only compares what the student entered with them. Variants for a
 class (``--variants``) are as hard as the seed's tree: the same shape and value range, and the same difficulty as
-the handouts measure it for their exercise variants (:func:`handouts.exercises.difficulty`: as many leaves
+the handouts measure it for their exercise variants (:func:`abkit.handouts.exercises.difficulty`: as many leaves
 evaluated, here under the page's rule, as many cut tests firing on equality, a tie at the root or none).
 """
 
@@ -23,9 +23,9 @@ from abkit.textree import cut_test, fmt
 from abkit.trace import Trace
 from abkit.tree import Tree, TreeGame
 
-from handouts.exercises import SEED_TRIES, equality_cuts, root_tie, seed_for
-from stepthrough.page import document, script_json, tree_svg, widget
-from stepthrough.steps import Step, final_bounds, steps_of
+from abkit.handouts.exercises import SEED_TRIES, equality_cuts, root_tie, seed_for
+from abkit.stepthrough.page import document, script_json, tree_svg, widget
+from abkit.stepthrough.steps import Step, final_bounds, steps_of
 
 #: the most leaves a practice tree may have (a page a student works through by hand)
 MAX_LEAVES = 243
@@ -53,7 +53,7 @@ def search(tree: Tree, rule: bool) -> Trace:
 
 def difficulty(tree: Tree, rule: bool) -> tuple[int, int, bool]:
     """How hard ``tree`` is to practise on: the leaves alpha-beta evaluates under ``rule``, the cut tests that fire on
-    equality, whether the root has a tie (as :func:`handouts.exercises.difficulty` measures a handout's variants)."""
+    equality, whether the root has a tie (as :func:`abkit.handouts.exercises.difficulty` measures a handout's variants)."""
     return len(search(tree, rule).evaluated), equality_cuts(tree), root_tie(tree)
 
 

@@ -16,9 +16,9 @@ import jinja2
 from abkit.coursefolder import per_course
 from abkit.errors import UsageError
 
-from handouts.content import Document
-from handouts.fonts import LATIN_CODE, LATIN_TEXT, HangulFont
-from handouts.words import handouts_folder
+from abkit.handouts.content import Document
+from abkit.handouts.fonts import LATIN_CODE, LATIN_TEXT, HangulFont
+from abkit.handouts.words import handouts_folder
 
 INLINE = re.compile(r"\*\*(?P<bold>.+?)\*\*|`(?P<code>[^`]+)`|\^\{(?P<sup>[^}]*)\}|_\{(?P<sub>[^}]*)\}")
 #: characters that mean something in typst markup; each is written escaped with a backslash

@@ -21,8 +21,8 @@ from abkit.tictactoe import LINES
 from abkit.trace import Call, Trace
 from abkit.tree import Tree, TreeGame
 
-from handouts.words import handouts_folder
-from stepthrough.svgtree import MAX_FIGURE_PT, style_for  # noqa: F401 - the handout's figures' width and style
+from abkit.handouts.words import handouts_folder
+from abkit.stepthrough.svgtree import MAX_FIGURE_PT, style_for  # noqa: F401 - the handout's figures' width and style
 
 #: algorithms that search to a depth limit and value the states there with EVAL
 DEPTH_LIMITED = ("cutoff", "ordering")

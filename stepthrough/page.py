@@ -3,7 +3,7 @@
 :func:`trace_page` steps through one search (``abkit trace FILE --html``), :func:`student_page` a student's
 search beside the expected one with the first difference marked (``abkit check --html``, ``abkit grade``),
 :func:`widget` is the same stepper as a part of another page (the handouts' worked examples). The steps come
-from :mod:`stepthrough.steps`; the words from the message catalogues. Every text that reaches the page is
+from :mod:`abkit.stepthrough.steps`; the words from the message catalogues. Every text that reaches the page is
 escaped, and the data travels as JSON in a ``<script type="application/json">`` block with ``</`` written
 ``<\\/``, so a student's node names or messages cannot end the block or add markup.
 """
@@ -23,8 +23,8 @@ from abkit.textree import drawable, fmt, key
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from stepthrough.steps import Step, aligned, divergence, reading, steps_of
-from stepthrough.svgtree import SLOTS, natural_width, render_svg, style_for
+from abkit.stepthrough.steps import Step, aligned, divergence, reading, steps_of
+from abkit.stepthrough.svgtree import SLOTS, natural_width, render_svg, style_for
 
 ASSETS = Path(__file__).with_name("assets")
 #: a figure wider than this (SVG units) is drawn at its natural size in a box that scrolls, not shrunk

@@ -33,7 +33,7 @@ from abkit.textree import cut_holds, cut_test, fmt, is_number, key
 from abkit.trace import Trace, error_name
 from abkit.tree import Tree
 
-from stepthrough.svgtree import short
+from abkit.stepthrough.svgtree import short
 
 #: the kinds of step, in the words of the page's legend
 KINDS = ("start", "iteration", "enter", "leaf", "eval", "back", "cut", "return", "gen", "evaluated", "stray", "done")

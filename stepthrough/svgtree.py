@@ -31,7 +31,7 @@ from abkit.textree import fmt
 from abkit.trace import Trace
 from abkit.tree import Tree
 
-from stepthrough.typeset import typeset
+from abkit.stepthrough.typeset import typeset
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from pathlib import Path
 from types import ModuleType
 
 from abkit.cache import cached
-from abkit.courserule import for_course_rule
+from abkit.courserule import Recompute, for_course_rule, keep
 from abkit.compare import Finding, compare, compare_counts, compare_order
 from abkit.coursefolder import current_course
 from abkit.expected import expected_counts, expected_trace
@@ -41,6 +41,7 @@ from abkit.fixture import Fixture, fixture_paths, load_fixture, load_fixtures
 from abkit.game import MAX, Budgeted, SearchTooLong
 from abkit.i18n import LANGS, Message, default_lang, t
 from abkit.info import Course, Exercise
+from abkit.kitcode import part_folder
 from abkit.judge import (DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, call_text, direct_findings,
                          with_root_value)
 from abkit.loading import load_module
@@ -49,7 +50,7 @@ from abkit.textree import fmt
 from abkit.tracebacks import forget_paths, student_frames
 from abkit.trace import CALLED, Call, Trace, traced_call, traced_search
 
-from studentloop import limits
+from abkit.studentloop import limits
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (2.5 ms of every command)
 if TYPE_CHECKING:
@@ -101,10 +102,25 @@ class Student:
 
 # -- which tests ---------------------------------------------------------------
 
+def reference_recompute() -> Recompute | None:
+    """The reference's :data:`~abkit.courserule.Recompute` where the kit has its reference loader and the course
+    folder its solutions (the full kit); None in the student edition. The reference loads only when a fixture
+    needs it."""
+    if part_folder("reference") is None or not current_course().solutions.is_dir():
+        return None
+    return _recomputed
+
+
+def _recomputed(fixture: Fixture, rule: bool) -> Fixture | None:
+    from abkit.reference import recomputed  # the reference: only where reference_recompute found it
+
+    return recomputed(fixture, rule)
+
+
 def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
     """The public fixtures under the course's cut-off rule, sorted by file name (:func:`for_course_rule`)."""
     fixtures = load_fixtures([folder], cache=True) if folder.is_dir() else []
-    return for_course_rule(fixtures, course.prune_on_equality)
+    return for_course_rule(fixtures, course.prune_on_equality, reference_recompute())
 
 
 def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True) -> list[TestCase]:
@@ -158,7 +174,7 @@ def hidden_count(course: Course, exercise: Exercise, folder: Path | None = None)
     files = fixture_paths([folder]) if folder.is_dir() else []
 
     def count() -> int:
-        fixtures = for_course_rule(list(map(load_fixture, files)), course.prune_on_equality, recompute=False)
+        fixtures = for_course_rule(list(map(load_fixture, files)), course.prune_on_equality, keep)
         return len(test_cases(exercise, fixtures, direct=False))
 
     # cached as a count only (:mod:`abkit.cache`): the hidden trees never reach the cache folder
@@ -173,7 +189,7 @@ class Watchdog:
 
     Use as a context manager around the student's code and catch ``KeyboardInterrupt``;
     ``fired`` tells a stop from the user's Ctrl-C, and ``reason`` says which: ``"time"``, or ``"memory"`` when
-    the check's memory watchdog (:mod:`studentloop.limits`, where the system refuses a memory limit) stopped the code.
+    the check's memory watchdog (:mod:`abkit.studentloop.limits`, where the system refuses a memory limit) stopped the code.
     Code that swallows the interrupt (a bare ``except:`` in a loop) is stopped for good ``grace`` seconds
     later: a message, and the process exits with status 1.
     """

@@ -22,12 +22,14 @@ from abkit.errors import UsageError
 from abkit.expected import expected_counts, expected_trace
 from abkit.fixture import Fixture
 from abkit.info import SOLUTION_FILES as FILES
+from abkit.kitcode import part_folder
 from abkit.trace import CountedTrace, Trace
 
 
 def has_reference(algorithm: str) -> bool:
-    """Whether the course folder holds the reference solution for ``algorithm`` (not in the student edition)."""
-    return (current_course().solutions / FILES[algorithm]).is_file()
+    """Whether the reference search of ``algorithm`` can run here: the kit has its reference loader and the course
+    folder holds the solution (the student edition has neither)."""
+    return part_folder("reference") is not None and (current_course().solutions / FILES[algorithm]).is_file()
 
 
 def recorded(fixture: Fixture, algorithm: str) -> bool:
@@ -47,7 +49,7 @@ def search_trace(fixture: Fixture, algorithm: str, prune_on_equality: bool, path
     from what the fixture records; UsageError when the fixture does not record it."""
     game = fixture.game()
     if has_reference(algorithm):
-        from abkit.reference import reference_trace  # noqa: PLC0415 - beside has_reference: the reference only if there
+        from abkit.reference import reference_trace  # the reference: only where has_reference found it
 
         return reference_trace(game, fixture.root, algorithm, prune_on_equality, **fixture.search_params(algorithm, game))
     if prune_on_equality != fixture.prune_on_equality:
@@ -83,9 +85,9 @@ def summary(trace: Trace, fixture: Fixture) -> dict:
 def mine(fixture: Fixture, algorithm: str, folder: Path | None, lang: str):
     """The student's search of ``algorithm`` on ``fixture`` (their file in ``folder``, default the course's
     exercises/), judged as ``abkit check`` judges it: a :class:`~abkit.feedback.TestResult`."""
-    from studentloop.check import TestCase, load_student, run_case
-    from studentloop.limits import MemoryGuard
-    from studentloop.report import find_course
+    from abkit.studentloop.check import TestCase, load_student, reference_recompute, run_case
+    from abkit.studentloop.limits import MemoryGuard
+    from abkit.studentloop.report import find_course
 
     course, folder = find_course(folder)
     exercise = next((e for e in course.exercises if e.algorithm == algorithm), None)
@@ -94,9 +96,8 @@ def mine(fixture: Fixture, algorithm: str, folder: Path | None, lang: str):
     if fixture.expected.get(algorithm) is None or not recorded(fixture, algorithm):
         raise UsageError("trace.mine.unrecorded", path=str(fixture.path), algorithm=algorithm)
     if fixture.prune_on_equality != course.prune_on_equality:  # the course's solutions recompute it, if it has them
-        from abkit.courserule import recomputed
-
-        fixture = recomputed(fixture, course.prune_on_equality) or fixture
+        recompute = reference_recompute()
+        fixture = (recompute(fixture, course.prune_on_equality) if recompute else None) or fixture
     if fixture.prune_on_equality != course.prune_on_equality:
         raise UsageError("trace.mine.rule", path=str(fixture.path), rule=course.rule)
     with MemoryGuard(course.memory_limit):

@@ -9,7 +9,7 @@ module), :class:`MemoryGuard` says which limit it could not set
 (:attr:`MemoryGuard.notice`) and watches instead: a thread reads the process's
 memory while a test runs (the peak resident size from ``getrusage``, or, with no
 ``resource`` module, the Python allocations ``tracemalloc`` counts) and stops the test
-through its :class:`~studentloop.check.Watchdog` once it has grown by more than the limit.
+through its :class:`~abkit.studentloop.check.Watchdog` once it has grown by more than the limit.
 The watchdog sees growth a Python loop makes; one single huge allocation is beyond it.
 Standard library only: the student edition ships this module.
 """
@@ -32,7 +32,7 @@ _ACTIVE: list["MemoryGuard"] = []
 
 
 def active() -> "MemoryGuard | None":
-    """The guard of the running check, if any (a :class:`~studentloop.check.Watchdog` registers with it)."""
+    """The guard of the running check, if any (a :class:`~abkit.studentloop.check.Watchdog` registers with it)."""
     return _ACTIVE[-1] if _ACTIVE else None
 
 

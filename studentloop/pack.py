@@ -26,7 +26,7 @@ from abkit.info import Course
 from abkit.manifest import MANIFEST, manifest
 from abkit.records import record
 
-from studentloop.report import find_course
+from abkit.studentloop.report import find_course
 
 #: where the student id is kept, relative to the course folder
 STUDENT_FILE = Path(".abkit") / "student.toml"
@@ -126,7 +126,7 @@ def _module_files(folder: Path, name: str) -> list[Path]:
 
 def public_results(course: Course, folder: Path) -> dict[str, tuple[int, int]]:
     """Per exercise: how many of its public tests pass, of how many, run as ``abkit check`` runs them."""
-    from studentloop.check import course_fixtures, run_exercise
+    from abkit.studentloop.check import course_fixtures, run_exercise
 
     fixtures = course_fixtures(course, current_course().public_fixtures)
     results = {}

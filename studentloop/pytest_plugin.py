@@ -23,8 +23,8 @@ from abkit.feedback import TestResult, render_result
 from abkit.i18n import default_lang, t
 from abkit.textree import glyphs_for
 
-from studentloop.check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
-from studentloop.report import find_course
+from abkit.studentloop.check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
+from abkit.studentloop.report import find_course
 
 
 class CheckFailed(Exception):

@@ -32,8 +32,8 @@ from abkit.i18n import LANGS, Message, t
 from abkit.info import Course, Exercise, load_info
 from abkit.textree import UNICODE, Glyphs
 
-from studentloop.check import course_fixtures, exercise_results, hidden_count, test_cases
-from studentloop.limits import MemoryGuard
+from abkit.studentloop.check import course_fixtures, exercise_results, hidden_count, test_cases
+from abkit.studentloop.limits import MemoryGuard
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (2.5 ms of every command)
 if TYPE_CHECKING:
@@ -190,7 +190,7 @@ def current(runs: list[ExerciseRun]) -> ExerciseRun | None:
 def working_on(course: Course, folder: Path) -> ExerciseRun | None:
     """:func:`current` of the student's files in ``folder``, their searches held to the course's memory limit (as
     ``hint`` and ``trace --mine`` find the exercise to speak of)."""
-    from studentloop.limits import MemoryGuard
+    from abkit.studentloop.limits import MemoryGuard
 
     with MemoryGuard(course.memory_limit):
         return current(exercise_runs(course, folder))

@@ -21,7 +21,7 @@ from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES, load_module
 from abkit.randomtree import random_tree
 from abkit.trace import ALGORITHMS, Trace, TracingGame, error_name, traced_search
 from abkit.tree import Tree, TreeGame
-from grader.testplan import fits, with_chance, with_heuristics
+from abkit.grader.testplan import fits, with_chance, with_heuristics
 from abkit.reference import reference
 
 STYLES = Path(__file__).resolve().parent / "styles"

@@ -26,11 +26,11 @@ from pathlib import Path
 import pytest
 
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
-from grader.batch import grade_batch
-from grader.confine import available
-from grader.rubric import load_rubric
-from grader.safetext import csv_cell
-from grader.sandbox import CHILD, Limits
+from abkit.grader.batch import grade_batch
+from abkit.grader.confine import available
+from abkit.grader.rubric import load_rubric
+from abkit.safetext import csv_cell
+from abkit.grader.sandbox import CHILD, Limits
 
 CORPUS = Path(__file__).with_name("adversarial")
 LIMITS = Limits(test_seconds=3.0, student_seconds=10.0, memory_mb=512)

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from grader.arguments import terminal_columns
-from studentloop.check import Alarms, Watchdog
+from abkit.cli.arguments import terminal_columns
+from abkit.studentloop.check import Alarms, Watchdog
 
 
 class Dog:

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from abkit.loading import SOLUTIONS
-from grader import submissions
-from grader.batch import grade_batch
-from grader.rubric import load_rubric
-from grader.sandbox import Limits
-from grader.submissions import Submission, unpack
+from abkit.grader import submissions
+from abkit.grader.batch import grade_batch
+from abkit.grader.rubric import load_rubric
+from abkit.grader.sandbox import Limits
+from abkit.grader.submissions import Submission, unpack
 
 REFERENCE = (SOLUTIONS / "alphabeta.py").read_bytes()
 BROKEN = b"def alpha_beta_search(game, state):\n    raise ValueError('old draft')\n"
@@ -289,13 +289,14 @@ def test_the_archives_size_and_its_table_of_contents_are_capped_before_it_is_par
     assert not parsed  # refused from the end record (or the size) alone
 
 
+@pytest.mark.slow
 def test_random_corruptions_of_an_archive_always_give_a_row_never_an_exception(tmp_path, request):
     """2,000 seeded corruptions of a valid submission (flipped bytes, cuts, insertions, headers marked encrypted or
     stored), each graded up to running the code: every one is either graded or `invalid` with a reason."""
     import random
 
-    from grader.grading import Grader
-    from grader.running import ExerciseRun
+    from abkit.grader.grading import Grader
+    from abkit.grader.running import ExerciseRun
 
     grader = Grader(load_rubric(), 0, "en")
     ran = []
@@ -389,6 +390,7 @@ def test_an_archive_that_is_not_a_regular_file_is_unreadable_and_its_fingerprint
     assert submissions.fingerprint(Submission("a", archive)) == whole
 
 
+@pytest.mark.slow
 def test_folders_nested_deeper_than_python_recurses_neither_stop_the_batch_nor_cost_the_student(tmp_path, monkeypatch):
     """Python 3.10-3.11's os.walk and shutil.rmtree recurse once a level: a hand-in with 1,100 nested folders, and a
     killed batch's temporary folder as deep, raised RecursionError (the student 'crashed'; the batch stopped with a
@@ -429,11 +431,12 @@ def _nest(top, depth: int) -> None:
         os.chdir(here)
 
 
+@pytest.mark.slow
 def test_a_student_whose_tests_use_up_the_time_of_all_of_them_costs_that_student_only(tmp_path):
     """Each test within its own limit, all of them beyond the student's: the exercise that was running stops with
     a note saying so, the next is not started (its process would be killed at once), and the batch finishes."""
-    from grader.rubric import load_rubric
-    from grader.sandbox import Limits
+    from abkit.grader.rubric import load_rubric
+    from abkit.grader.sandbox import Limits
 
     (tmp_path / "rubric.yaml").write_text("fixtures: [public]\nrandom_trees: {count: 1}\ndirect_tests: 0\n"
                                           "exercises: {minimax: {values: 1}, alphabeta: {values: 1}}\n", encoding="utf-8")
@@ -460,7 +463,7 @@ def test_a_process_killed_before_it_has_a_process_group_of_its_own_ends():
     """The child makes its own process group (setsid) as it starts; killed before that, it has none, and killing
     the group alone left it waiting for a request while the grader waited for it to end (a student whose time was
     up as the next exercise began hung the batch). The kill reaches the process by its pid as well."""
-    from grader.sandbox import Sandbox
+    from abkit.grader.sandbox import Sandbox
 
     import threading
 

@@ -344,6 +344,7 @@ def test_check_sees_an_edited_fixture_at_once(abkit, course, where):
     assert abkit("check", "minimax", "--course", course, "--lang", "en").out == first.out
 
 
+@pytest.mark.slow
 def test_check_says_the_same_with_a_corrupt_a_missing_or_no_cache(abkit, course, where, monkeypatch):
     said = abkit("check", "--course", course, "--lang", "ko").out
     assert entries(where)
@@ -444,6 +445,7 @@ def test_a_changed_file_runs_the_exercises_again_at_once(abkit, breakable, where
     assert "Progress: 0/5" in said  # minimax ran again (and fails, as ABKIT_TEST_BREAK makes it)
 
 
+@pytest.mark.slow
 def test_a_status_that_depended_on_time_is_not_kept(abkit, course, where):
     info = course / "exercises" / "info.yaml"
     info.write_text(re.sub(r"(?m)^time_limit: .*$", "time_limit: 0.3", info.read_text(encoding="utf-8")),
@@ -458,7 +460,7 @@ def test_a_status_that_depended_on_time_is_not_kept(abkit, course, where):
 
 def test_a_stale_or_foreign_status_entry_is_not_used(abkit, breakable, where, monkeypatch):
     from abkit.coursefolder import forget_course, use_course
-    from studentloop.report import info_path, remembered
+    from abkit.studentloop.report import info_path, remembered
 
     first = abkit("check", "alphabeta", "--course", breakable, "--lang", "en").out
     [entry] = statuses(where)

@@ -9,8 +9,8 @@ import types
 import pytest
 
 from abkit.loading import EXERCISES, SOLUTIONS
-from studentloop.check import Watchdog, direct_calls, subtrace
-from grader.commands import watch as watch_command
+from abkit.studentloop.check import Watchdog, direct_calls, subtrace
+from abkit.cli.student import watch as watch_command
 from helpers import NO_PASS, ROOT_NO_PASS, STRICT, edited
 
 ALPHABETA = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
@@ -344,7 +344,7 @@ def test_watch_imports_an_edited_helper_module_again(capsys, student):
 
 def test_watch_checks_again_a_file_saved_while_a_check_ran(tmp_path):
     """A save made during a (slow) check is not taken as the state that check saw: it is checked once it is over."""
-    from studentloop.watch import watch
+    from abkit.studentloop.watch import watch
 
     code = tmp_path / "alphabeta.py"
     code.write_text("broken\n", encoding="utf-8")
@@ -401,12 +401,13 @@ def test_plain_pytest_on_exercises_reports_check_feedback():
     assert "Traceback" not in proc.stdout
 
 
+@pytest.mark.slow
 def test_a_loop_that_swallows_the_stop_is_ended_for_good(student):
     # A bare except inside an endless loop catches the watchdog's interrupt; the second stage exits.
     swallowing = "while True:\n    try:\n        while True:\n            pass\n    except BaseException:\n        pass\n"
     info = MINIMAX_ONLY.replace("time_limit: 2", "time_limit: 0.05")
     folder = student(minimax=swallowing, info=info)
-    proc = subprocess.run([sys.executable, "-m", "grader", "check", "minimax", "--exercises", str(folder), "--lang", "en"],
+    proc = subprocess.run([sys.executable, "-m", "abkit.cli", "check", "minimax", "--exercises", str(folder), "--lang", "en"],
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 1
     assert "ignored the request to stop" in proc.stderr and "Traceback" not in proc.stderr

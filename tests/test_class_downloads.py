@@ -33,9 +33,11 @@ import yaml
 
 from abkit.i18n import catalogue
 from abkit.loading import KIT_ROOT
-from grader.cli import main
+from abkit.cli.main import main
 
 from helpers import write, zipped
+
+pytestmark = pytest.mark.slow  # every test here reads whole LMS downloads graded as classes
 
 SOLUTIONS = KIT_ROOT / "solutions"
 GOOD = {name: (SOLUTIONS / name).read_text(encoding="utf-8") for name in ("minimax.py", "alphabeta.py")}

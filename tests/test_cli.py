@@ -11,8 +11,11 @@ import pytest
 from abkit.fixture import load_fixture
 from abkit.i18n import t
 from abkit.loading import PUBLIC_FIXTURES
-from grader.arguments import build_parser
-from grader.cli import COMMANDS, plain_check
+from abkit.cli.arguments import build_parser
+from abkit.cli.groups import commands
+from abkit.cli.main import plain_check
+
+COMMANDS = tuple(commands())
 
 AIMA = PUBLIC_FIXTURES / "aima-fig-5-2.yaml"
 
@@ -111,7 +114,7 @@ def test_malformed_fixture_is_path_line_and_status_2(abkit, write):
 
 def test_malformed_fixture_from_a_real_process_has_no_traceback(write):
     path = write("tree: [1, 2\n")
-    proc = subprocess.run([sys.executable, "-m", "grader", "trace", str(path), "--lang", "ko"],
+    proc = subprocess.run([sys.executable, "-m", "abkit.cli", "trace", str(path), "--lang", "ko"],
                           capture_output=True, text=True, encoding="utf-8")
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"{path}:2: 올바른 YAML이 아닙니다")
@@ -156,11 +159,26 @@ def test_generate_refuses_impossible_trees(abkit, tmp_path, args, words):
 
 
 def test_usage_errors_exit_2_in_the_users_language(abkit):
+    """One line in the user's language, naming the help of the command at fault (argparse would print the usage)."""
     run = abkit("trace", "--lang", "ko")
-    assert run.status == 2 and "사용법:" in run.err and "다음 인자가 필요합니다" in run.err
+    assert run.status == 2 and run.err == "오류: 다음 인자가 필요합니다: FILE (쓰는 법: `abkit trace --help`)\n"
     run = abkit("trace", AIMA, "--algorithm", "negamax", "--lang", "en")
-    assert run.status == 2 and "invalid choice" in run.err
+    assert run.status == 2 and run.err.startswith("error: argument --algorithm: invalid choice: 'negamax'")
+    assert run.err.endswith("(`abkit trace --help` shows how to write it).\n") and run.err.count("\n") == 1
+    run = abkit("check", "--bogus", "--lang", "en")
+    assert (run.status, run.err) == (2, "error: unrecognized arguments: --bogus (`abkit check --help` shows how to "
+                                        "write it).\n")
     assert abkit().status == 2
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("en", "error: abkit has no command 'grde' (its commands: {}; `abkit COMMAND --help` tells more).\n"),
+    ("ko", "오류: 없는 명령입니다: grde (쓸 수 있는 명령: {}. 자세한 설명은 `abkit 명령 --help`)\n")])
+def test_a_mistyped_command_is_one_line_naming_the_commands(abkit, lang, said):
+    run = abkit("grde", "x", "--lang", lang)
+    assert (run.status, run.out, run.err) == (2, "", said.format(", ".join(COMMANDS)))
+    run = abkit("--lang", "xx", "check")  # a language the kit does not speak: said in the locale's
+    assert run.status == 2 and run.err.count("\n") == 1 and "'xx'" in run.err
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -182,7 +200,7 @@ def test_every_command_has_help_text_in_both_languages(lang):
 
 
 def test_python_dash_m_grader_and_the_console_script():
-    proc = subprocess.run([sys.executable, "-m", "grader", "--help", "--lang", "en"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "abkit.cli", "--help", "--lang", "en"], capture_output=True, text=True)
     assert proc.returncode == 0 and "abkit" in proc.stdout and "trace" in proc.stdout
 
 

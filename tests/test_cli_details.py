@@ -77,7 +77,7 @@ def test_a_missing_file_is_not_at_line_0(abkit, tmp_path):
 def test_version(abkit):
     run = abkit("--version")
     assert run.status == 0 and run.out.strip() == f"abkit {__version__}"
-    proc = subprocess.run([sys.executable, "-m", "grader", "--version"], cwd=KIT_ROOT, capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "abkit.cli", "--version"], cwd=KIT_ROOT, capture_output=True, text=True)
     assert proc.stdout.strip() == f"abkit {__version__}"
     assert "--version" in abkit("--help", "--lang", "ko").out
 

@@ -15,9 +15,9 @@ import textwrap
 import pytest
 
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT, SOLUTIONS
-from grader import confine
-from grader.commands.grade import report_defences
-from grader.running import weaker
+from abkit.grader import confine
+from abkit.cli.instructor.grade import report_defences
+from abkit.grader.running import weaker
 
 LAYERS = confine.available()
 
@@ -28,7 +28,7 @@ def run_confined(body: str, tmp_path, setup: str = "") -> dict:
         import json, os, sys
         sys.path.insert(0, {str(KIT_ROOT)!r})
         from pathlib import Path
-        from grader import confine
+        from abkit.grader import confine
         {textwrap.indent(textwrap.dedent(setup), '        ').strip()}
         os.chdir({str(tmp_path)!r})
         result = {{"defences": confine.confine(Path.cwd(), Path({str(KIT_ROOT)!r}),
@@ -224,8 +224,8 @@ def test_the_weakest_confinement_of_a_batch_is_the_one_reported():
 def test_sandbox_doctests():
     import doctest
 
-    import grader.sandbox
-    result = doctest.testmod(grader.sandbox)
+    import abkit.grader.sandbox as sandbox
+    result = doctest.testmod(sandbox)
     assert result.failed == 0 and result.attempted > 0
 
 

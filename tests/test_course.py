@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -12,10 +13,11 @@ import pytest
 from abkit import coursefolder
 from abkit.coursefolder import MARKER, CourseFolder, NoCourse, current_course, find_course, use_course
 from abkit.loading import KIT_ROOT
-from grader.cli import _lang_from
-from authoring.course import init_course
+from abkit.cli.main import _lang_from
+from abkit.authoring.course import init_course
 
 #: commands that need a course, each with arguments that would otherwise be valid
+HANGUL = re.compile(r"[가-힣]")
 NEEDING = [("check",), ("fixtures", "verify"), ("stubs", "--check"), ("grade", "x", "--out", "y"),
            ("trace", "f.yaml"), ("handouts", "review"), ("release", "student", "--out", "e")]
 
@@ -43,7 +45,7 @@ def test_outside_any_course_one_sentence_and_status_2(abkit, outside, args, lang
 def test_outside_any_course_in_a_real_process_in_korean(outside):
     """The installed command's way: a new process, the language from ABKIT_LANG, no traceback."""
     env = {**os.environ, "ABKIT_LANG": "ko", "PYTHONPATH": str(KIT_ROOT)}
-    run = subprocess.run([sys.executable, "-m", "grader", "check"], cwd=outside, env=env, capture_output=True,
+    run = subprocess.run([sys.executable, "-m", "abkit.cli", "check"], cwd=outside, env=env, capture_output=True,
                          text=True, timeout=60)
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and "과목 폴더가 없습니다" in run.stderr
 
@@ -84,6 +86,7 @@ def test_the_rubric_is_at_the_root_or_in_the_older_place(tmp_path):
     assert course.rubric == tmp_path / "rubric.yaml"
 
 
+@pytest.mark.slow
 def test_init_writes_a_course_the_commands_work_in(abkit, outside):
     run = abkit("init", outside / "course", "--lang", "en")
     assert run.status == 0 and "README.md" in run.out
@@ -94,6 +97,7 @@ def test_init_writes_a_course_the_commands_work_in(abkit, outside):
         assert (course / part).exists(), part
     readme = (course / "README.md").read_text(encoding="utf-8")
     assert "abkit fixtures verify" in readme and "abkit stubs --check" in readme and "새 학기" in readme
+    assert readme.startswith("# An abkit course folder\n") and not HANGUL.search(readme.split("\n---\n")[0])
     assert not list(course.rglob("__pycache__"))
     # the kit's handouts/ folder is the handout builder's package too: a course gets its data, never its code
     assert (KIT_ROOT / "handouts" / "__init__.py").is_file() and not list((course / "handouts").rglob("*.py"))
@@ -121,7 +125,7 @@ def test_init_says_when_it_cannot_write(outside, monkeypatch):
     def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("authoring.course.copy_course", refuse)
+    monkeypatch.setattr("abkit.authoring.course.copy_course", refuse)
     from abkit.errors import UsageError
 
     with pytest.raises(UsageError) as raised:
@@ -152,7 +156,7 @@ def test_a_comma_list_names_no_message_language(argv, lang, monkeypatch):
 def test_handouts_build_languages_and_message_language(abkit, tmp_path, monkeypatch):
     """--lang ko,en: the handouts' languages, messages in the locale's; --languages with --lang: one each."""
     built = []
-    monkeypatch.setattr("handouts.build", lambda langs, out, students, formats: built.append(langs) or [])
+    monkeypatch.setattr("abkit.handouts.build", lambda langs, out, students, formats: built.append(langs) or [])
     monkeypatch.setenv("ABKIT_LANG", "en")
     run = abkit("handouts", "build", "--lang", "ko,en", "--out", tmp_path, "--format", "html")
     assert run.status == 0 and built[-1] == ["ko", "en"] and f"0 files written under {tmp_path}" in run.out
@@ -166,7 +170,7 @@ def test_handouts_build_languages_and_message_language(abkit, tmp_path, monkeypa
 
 
 def test_the_confined_child_is_told_the_course_secrets(monkeypatch):
-    from grader.sandbox import secret_paths
+    from abkit.grader.sandbox import secret_paths
 
     kit = [str(KIT_ROOT / "fixtures" / "hidden"), str(KIT_ROOT / "solutions")]
     assert secret_paths() == kit
@@ -177,12 +181,13 @@ def test_the_confined_child_is_told_the_course_secrets(monkeypatch):
     assert secret_paths() == [str(KIT_ROOT / "examples"), *kit]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Landlock is Linux's")
 def test_a_course_anywhere_keeps_its_hidden_fixtures_and_solutions_from_students(abkit, tmp_path):
     """A course made by init outside the kit: the snooping student reads none of its secrets, and says so."""
     import shutil
 
-    from grader.confine import landlock_abi
+    from abkit.grader.confine import landlock_abi
 
     if not landlock_abi():
         pytest.skip("this kernel offers no Landlock")
@@ -199,11 +204,12 @@ def test_a_course_anywhere_keeps_its_hidden_fixtures_and_solutions_from_students
 
 def test_a_secret_inside_the_kit_code_leaves_out_only_itself(tmp_path, monkeypatch):
     """An installed kit carries the default course in abkit/default_course: the venv stays readable around it."""
-    from grader.confine import readable_paths
+    from abkit.grader.confine import readable_paths
 
     venv = tmp_path / "venv"
     site = venv / "lib" / "site-packages"
-    for name in ("abkit/core.py", "abkit/default_course/solutions/alphabeta.py", "grader/cli.py", "yaml/__init__.py"):
+    for name in ("abkit/core.py", "abkit/default_course/solutions/alphabeta.py", "abkit/grader/child.py",
+                 "abkit/cli/main.py", "yaml/__init__.py"):
         (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_text("", encoding="utf-8")
     (venv / "bin").mkdir()
@@ -211,14 +217,16 @@ def test_a_secret_inside_the_kit_code_leaves_out_only_itself(tmp_path, monkeypat
     monkeypatch.setattr(sys, "path", [str(venv), str(site)])
     secret = site / "abkit" / "default_course"
     chosen = readable_paths(site, [secret, tmp_path / "course" / "solutions"])
-    assert {site / "abkit" / "core.py", site / "grader", site / "yaml", venv / "bin"} <= set(chosen)
+    assert {site / "abkit" / "core.py", site / "abkit" / "grader", site / "abkit" / "cli", site / "yaml",
+            venv / "bin"} <= set(chosen)
     assert not [p for p in chosen if p in (venv, venv / "lib64", venv / "lib", site, site / "abkit")
                 or secret in (p, *p.parents)]
     # a secret outside the kit's code (a clone's solutions beside abkit/) still leaves its holder out
     chosen = readable_paths(site, [site / "solutions"])
-    assert site not in chosen and {site / "abkit", site / "grader"} <= set(chosen)
+    assert site not in chosen and {site / "abkit", site / "abkit" / "grader"} <= set(chosen)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part, args", [("solutions", ("fixtures", "verify")),
                                         ("handouts", ("handouts", "build", "--out", "h", "--format", "html"))])
 @pytest.mark.parametrize("lang, words", [("en", "is missing"), ("ko", "파일이 없습니다")])
@@ -236,6 +244,7 @@ def test_a_course_missing_a_part_says_which_file(abkit, outside, monkeypatch, pa
         assert run.status == 0 and "#7  │  ├─ C1 = 2" in run.out and run.err == ""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("args", [("fixtures", "verify"), ("fixtures", "expect"), ("trace",)])
 def test_no_command_mixes_two_courses(abkit, outside, args):
     """A fixture of another course is not checked with this course's solutions."""
@@ -247,6 +256,7 @@ def test_no_command_mixes_two_courses(abkit, outside, args):
     assert run.status == 0 and "과목 폴더" not in run.err
 
 
+@pytest.mark.slow
 def test_plain_pytest_outside_any_course_says_so(outside):
     import shutil
 
@@ -269,6 +279,7 @@ def test_the_build_step_can_import_the_course_folder_module_without_the_kits_dep
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", proc.stderr
 
 
+@pytest.mark.slow
 def test_two_trees_of_one_folder_with_one_id_are_refused_everywhere(abkit, tmp_path):
     """A test is named by its tree's id: two public trees sharing one would be graded as one (a correct student
     judged against the other tree). verify, grade and check refuse the course, naming both files and the line."""
@@ -300,3 +311,17 @@ def test_init_and_release_into_a_place_that_cannot_be_written_say_so(abkit, tmp_
     (tmp_path / "taken" / "notes.txt").write_text("x", encoding="utf-8")
     run = abkit("init", tmp_path / "taken", "--lang", "en")
     assert run.status == 2 and "choose a new folder for the course" in run.err
+
+
+def test_init_in_korean_writes_the_readme_korean_first(abkit, outside):
+    """``init --lang ko``: a Korean instructor's first screen of the course README is Korean, every line of it; the
+    English text follows whole, below a rule."""
+    run = abkit("init", outside / "course", "--lang", "ko", "--seed", "3")
+    assert run.status == 0, run.err
+    readme = (outside / "course" / "README.md").read_text(encoding="utf-8")
+    first_screen = [line for line in readme.splitlines()[:24] if line.strip() and not set(line) <= set("|-")]
+    assert readme.startswith("# abkit 과목 폴더\n")
+    assert len(first_screen) >= 15 and all(HANGUL.search(line) for line in first_screen), first_screen
+    korean, english = readme.split("\n---\n", 1)
+    assert "## 새 학기 준비" in korean and "## For a new term" not in korean
+    assert english.lstrip().startswith("# An abkit course folder\n") and "## For a new term" in english

@@ -96,6 +96,7 @@ def test_the_kits_files_hold_the_rule_in_one_place():
         assert not re.search(r"^rule\s*:", path.read_text(encoding="utf-8"), re.M), path
 
 
+@pytest.mark.slow
 def test_init_and_the_edition_write_the_rule(abkit, tmp_path, course):
     assert abkit("init", tmp_path / "new", "--lang", "en").status == 0
     assert course_rule(tmp_path / "new") == "aima"
@@ -136,7 +137,7 @@ def test_a_rubric_naming_another_rule_is_refused_at_its_line(abkit, tmp_path, co
                 "--lang", "en")
     assert run.status == 2 and f"{rubric}:1: this rubric says rule: 'cs188', but the course's rule is aima" in run.err
     assert not (out / "grades.csv").exists()
-    from grader.rubric import load_rubric
+    from abkit.grader.rubric import load_rubric
 
     rubric.write_text("rule: aima\n" + text, encoding="utf-8")  # the course's own rule: accepted
     with chosen_course(course):
@@ -158,10 +159,11 @@ def test_info_naming_another_rule_is_refused_at_its_line(abkit, tmp_path):
 
 # -- public tests under either rule ----------------------------------------------
 
+@pytest.mark.slow
 def test_the_editions_public_tests_are_as_many_under_cs188_as_under_aima(abkit, tmp_path):
     """Counted in the student edition (no solutions: what the students' check runs) of the course under each rule,
     and in the course folder itself (its solutions recompute what the files do not hold)."""
-    from studentloop.check import course_fixtures, test_cases
+    from abkit.studentloop.check import course_fixtures, test_cases
 
     counts = {}
     for rule in ("aima", "cs188"):
@@ -200,6 +202,7 @@ def _said(run) -> str:
     return run.out + run.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule, other, never", [("cs188", "aima", SAYS_AIMA), ("aima", "cs188", SAYS_CS188)])
 def test_the_courses_rule_is_the_one_code_is_held_to(abkit, tmp_path, rule, other, never):
     folder = tmp_path / "course"
@@ -230,6 +233,7 @@ def test_the_courses_rule_is_the_one_code_is_held_to(abkit, tmp_path, rule, othe
         assert not any(word in text for word in never), [w for w in never if w in text]
 
 
+@pytest.mark.slow
 def test_a_new_course_switched_by_one_line_holds_its_students_edition_and_its_grades_to_cs188(abkit, tmp_path):
     """Issue 29's second done-means end to end: a course from ``abkit init`` (hidden trees of its own), its marker's
     rule line changed, its student edition released (no solutions: check has only the fixtures' expectations);
@@ -269,6 +273,7 @@ def test_a_new_course_switched_by_one_line_holds_its_students_edition_and_its_gr
 
 # -- handouts ----------------------------------------------------------------------
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule, says, never", [
     ("cs188", {"en": ["This course uses the CS188 rule", "cut when v > β (MAX) and v < α (MIN)"],
                "ko": ["이 과목은 CS188 규칙을 따릅니다", "v > β(MAX)와 v < α(MIN)일 때만 가지치기"]},
@@ -277,7 +282,7 @@ def test_a_new_course_switched_by_one_line_holds_its_students_edition_and_its_gr
               "ko": ["키트는 AIMA를 따릅니다", "v ≥ β(MAX)와 v ≤ α(MIN)일 때 가지치기"]},
      ["This course uses the CS188 rule", "이 과목은 CS188 규칙을", "v > β (MAX)", "v > β(MAX)"])])
 def test_the_handouts_state_the_courses_rule(tmp_path, rule, says, never):
-    from handouts.content import build_document
+    from abkit.handouts.content import build_document
 
     with course_under(rule, tmp_path / "course"):
         for lang in ("en", "ko"):
@@ -296,7 +301,7 @@ def test_the_handouts_state_the_courses_rule(tmp_path, rule, says, never):
 def test_the_gradescope_bundle_carries_the_courses_rule(tmp_path):
     import zipfile
 
-    from grader.gradescope import export_bundle
+    from abkit.grader.gradescope import export_bundle
 
     with course_under("cs188", tmp_path / "course"):
         export_bundle(tmp_path / "bundle.zip")
@@ -305,7 +310,7 @@ def test_the_gradescope_bundle_carries_the_courses_rule(tmp_path):
 
 
 def test_the_stubs_state_the_courses_comparison(abkit, tmp_path):
-    from authoring.stubs import make_stub
+    from abkit.authoring.stubs import make_stub
 
     source = (KIT_ROOT / "solutions" / "alphabeta.py").read_text(encoding="utf-8")
     strict, plain = make_stub(source, rule="cs188"), make_stub(source, rule="aima")

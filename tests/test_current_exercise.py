@@ -14,9 +14,9 @@ import types
 import pytest
 
 from abkit.loading import EXERCISES, SOLUTIONS, load_module
-from grader.commands import watch as watch_command
+from abkit.cli.student import watch as watch_command
 from abkit.info import load_info
-from studentloop.report import FAILING, NOT_STARTED, PASSED, exercise_runs
+from abkit.studentloop.report import FAILING, NOT_STARTED, PASSED, exercise_runs
 from helpers import STRICT, edited
 
 NAMES = load_info(EXERCISES / "info.yaml").names()
@@ -135,6 +135,7 @@ def test_watch_follows_the_current_exercise(capsys, folder):
     assert "✓ minimax · Minimax decision: passed" in second and "== alphabeta" in second
 
 
+@pytest.mark.slow
 def test_a_search_that_never_ends_stops_its_exercise_with_one_message(abkit, folder):
     """The first test's time-out ends the exercise: the tree, the usual cause, how many tests were not run; then
     the other exercises' lines. 16 more time-outs would have taken 16 times the limit."""
@@ -160,6 +161,7 @@ def test_a_later_exercise_that_never_ends_is_one_failing_line(abkit, folder):
     assert "✗ alphabeta · Alpha-beta search: failing (" in run.out
 
 
+@pytest.mark.slow
 def test_plain_pytest_skips_the_rest_of_a_file_after_a_search_that_never_ends(tmp_path):
     import os
     import subprocess

@@ -1,9 +1,9 @@
 """One student never costs another: replies the parent cannot trust, and faults of the grader itself.
 
 - Property: any correctly signed reply, whatever its shape, taken by the sandbox's real receiving path (the
-  frame, the MAC under the run's key, the sequence number, the decoder, :mod:`grader.replies`) and then graded,
+  frame, the MAC under the run's key, the sequence number, the decoder, :mod:`abkit.grader.replies`) and then graded,
   scored and written as feedback, ends in one of two ways only: a graded test (failed, unless the reply is an
-  honest one) or :class:`~grader.sandbox.Malformed` / :class:`~grader.sandbox.Forged` (the student's process
+  honest one) or :class:`~abkit.grader.sandbox.Malformed` / :class:`~abkit.grader.sandbox.Forged` (the student's process
   failing: ``crashed``). Never another exception.
 - A batch in which the grader itself raises for one student writes every file, names that student in the
   closing summary with the command that grades just them again, and exits with status 1.
@@ -25,15 +25,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from grader import replies
-from grader.child import CONTRACT, HEADER, MAX_RECORD, SEQUENCE
-from grader.grades import StudentGrade
-from grader.grading import Grader
-from grader.running import ExerciseRun, Runner
+from abkit.grader import replies
+from abkit.grader.child import CONTRACT, HEADER, MAX_RECORD, SEQUENCE
+from abkit.grader.grades import StudentGrade
+from abkit.grader.grading import Grader
+from abkit.grader.running import ExerciseRun, Runner
 from abkit.reference import reference
-from grader.reports import feedback_markdown, results_json
-from grader.rubric import load_rubric
-from grader.sandbox import MAX_REPLY, Died, Limits, Malformed, Sandbox
+from abkit.grader.reports import feedback_markdown, results_json
+from abkit.grader.rubric import load_rubric
+from abkit.grader.sandbox import MAX_REPLY, Died, Limits, Malformed, Sandbox
 
 KEY = b"k" * 32
 
@@ -354,8 +354,8 @@ def test_a_grader_fault_on_one_student_is_that_students_row_named_in_the_summary
 def test_a_report_that_cannot_be_written_still_gives_the_student_a_row(tmp_path, monkeypatch):
     """Writing a student's files fails (a grader bug in the feedback, say): the student's row is a grader fault;
     if even that cannot be written, the row still reaches grades.csv."""
-    import grader.batch as batch
-    from grader.submissions import Submission
+    import abkit.grader.batch as batch
+    from abkit.grader.submissions import Submission
 
     calls = []
 
@@ -390,8 +390,8 @@ def test_several_students_are_graded_again_at_once_and_an_unknown_one_is_named(t
 def test_a_student_no_worker_can_take_gets_a_grader_fault_row_and_the_others_are_graded(tmp_path, monkeypatch):
     """Handing a student out fails (the worker is found dead) every time: each time a new worker takes over, and
     after as many tries as the batch has students and workers, the student's row says the grader failed."""
-    import grader.batch as batch
-    from grader.batch import grade_batch
+    import abkit.grader.batch as batch
+    from abkit.grader.batch import grade_batch
     from tests.test_grade_sandbox import _narrow_class
 
     real = batch._send

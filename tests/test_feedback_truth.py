@@ -21,7 +21,7 @@ from abkit.trace import Call, Trace, traced_search
 from abkit.tree import Tree
 from abkit.compare import compare
 from abkit.feedback import TestResult, render_result
-from grader.testplan import fits
+from abkit.grader.testplan import fits
 from abkit.reference import reference_trace
 from abkit.textree import ASCII, cut_holds, drawing, key, render_tree
 from styles_harness import ALGORITHM_OF, MISTAKES, STYLES, correct_styles, load, mistake_styles
@@ -112,6 +112,7 @@ def assert_text_is_true(lines: list[str], student: Trace, drawn_once: bool = Tru
             assert {"≥": v >= bound, "≤": v <= bound, ">": v > bound, "<": v < bound}[rel], line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exercise,path", corpus(), ids=[p for _, p in corpus()])
 def test_every_solution_of_the_corpus_is_drawn_truly(exercise, path):
     module = load(STYLES / path)

@@ -18,6 +18,8 @@ import pytest
 
 from abkit.loading import KIT_ROOT, SOLUTIONS
 
+pytestmark = pytest.mark.slow  # every test here works in a student edition built for the module
+
 LOOP = "    while True:\n        pass\n"
 
 
@@ -25,7 +27,7 @@ LOOP = "    while True:\n        pass\n"
 def edition(tmp_path_factory):
     """The student edition, written by the command a teacher runs."""
     out = tmp_path_factory.mktemp("first-hour") / "abkit-student"
-    proc = subprocess.run([sys.executable, "-m", "grader", "release", "student", "--out", str(out), "--lang", "en"],
+    proc = subprocess.run([sys.executable, "-m", "abkit.cli", "release", "student", "--out", str(out), "--lang", "en"],
                           cwd=KIT_ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return out
@@ -46,8 +48,8 @@ def env(lang: str = "en") -> dict:
 
 
 def abkit(folder, *args, lang: str = "en") -> subprocess.CompletedProcess:
-    """``abkit ARGS`` in the edition's folder, with the edition's own code (``python -m grader`` from there)."""
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=folder, capture_output=True, text=True,
+    """``abkit ARGS`` in the edition's folder, with the edition's own code (``python -m abkit.cli`` from there)."""
+    return subprocess.run([sys.executable, "-m", "abkit.cli", *args], cwd=folder, capture_output=True, text=True,
                           encoding="utf-8", env=env(lang), timeout=120)
 
 
@@ -67,7 +69,7 @@ def test_an_endless_loop_is_told_in_under_5_seconds(copy):
     looping = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8").replace("    v = math.inf\n", "    v = math.inf\n" + LOOP)
     (copy / "exercises" / "minimax.py").write_text(looping, encoding="utf-8")
     start = time.monotonic()
-    with subprocess.Popen([sys.executable, "-m", "grader", "check"], cwd=copy, stdout=subprocess.PIPE, text=True,
+    with subprocess.Popen([sys.executable, "-m", "abkit.cli", "check"], cwd=copy, stdout=subprocess.PIPE, text=True,
                           encoding="utf-8", env=env()) as proc:
         told = None
         for line in proc.stdout:
@@ -116,7 +118,7 @@ def code_blocks(text: str) -> list[str]:
 
 
 def test_the_editions_readme_names_only_commands_it_has_and_shows_what_check_says(copy):
-    from authoring.release import STUDENT_COMMANDS
+    from abkit.cli.student import COMMANDS as STUDENT_COMMANDS
 
     readme = (copy / "README.md").read_text(encoding="utf-8")
     commands = {m for block in code_blocks(readme) for m in re.findall(r"^(?:ABKIT_LANG=ko )?abkit (\w+)", block, re.M)}
@@ -133,12 +135,15 @@ def test_the_editions_exercises_readme_speaks_to_students(copy):
     assert not re.search(r"stub|solution|뼈대|풀이|maintainer|관리자", text, re.I)
 
 
-def test_the_kits_readme_shows_what_check_says_on_the_stubs(capsys):
-    from grader.cli import main
+@pytest.mark.parametrize("lang, page, heading", [("en", "students.md", "## What `abkit check` says"),
+                                                 ("ko", "students.ko.md", "## `abkit check`가 보여 주는 것")])
+def test_the_students_page_shows_what_check_says_on_the_stubs(capsys, lang, page, heading):
+    from abkit.cli.main import main
 
-    main(["check", "--lang", "en", "--course", str(KIT_ROOT)])
+    main(["check", "--lang", lang, "--course", str(KIT_ROOT)])
     said = capsys.readouterr().out.rstrip("\n")
-    students = (KIT_ROOT / "README.md").read_text(encoding="utf-8").split("## For students", 1)[1].split("\n## ", 1)[0]
+    text = (KIT_ROOT / "docs" / page).read_text(encoding="utf-8")
+    students = text.split(heading, 1)[1].split("\n## ", 1)[0]
     assert said in [block.rstrip("\n") for block in code_blocks(students)]
 
 

@@ -8,7 +8,7 @@ from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import FIXTURES
 from abkit.expected import IncompleteExpectation, expected_trace
 from abkit.reference import reference_trace
-from authoring.verify import verify_fixture
+from abkit.authoring.verify import verify_fixture
 
 PATHS = fixture_paths([FIXTURES])
 

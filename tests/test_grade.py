@@ -31,7 +31,7 @@ TEST_KEYS = {"name", "score", "max_score", "status", "output", "visibility"}
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """The example class graded once (in-process CLI), and the folder it wrote."""
-    from grader.cli import main
+    from abkit.cli.main import main
 
     out = tmp_path_factory.mktemp("grades")
     status = main(["grade", str(EXAMPLES), "--out", str(out), "-j", "4", "--timeout", "1.5", "--lang", "en"])
@@ -43,6 +43,7 @@ def rows(out: Path) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
+@pytest.mark.slow
 def test_the_example_class_gets_every_row_with_the_right_status_marks_and_mistakes(graded):
     status, out = graded
     assert status == 0
@@ -57,6 +58,7 @@ def test_the_example_class_gets_every_row_with_the_right_status_marks_and_mistak
     assert header[:4] == ["student", "status", "score", "max_score"] and {"minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering"} <= set(header)
 
 
+@pytest.mark.slow
 def test_results_are_in_the_gradescope_format_and_add_up(graded):
     _, out = graded
     for student in EXPECTED:
@@ -69,6 +71,7 @@ def test_results_are_in_the_gradescope_format_and_add_up(graded):
         assert (out / "students" / student / "feedback.md").read_text(encoding="utf-8").startswith(f"# Feedback for {student}")
 
 
+@pytest.mark.slow
 def test_feedback_names_the_mistake_and_the_pseudocode_line(graded):
     _, out = graded
     text = (out / "students" / "carol" / "feedback.md").read_text(encoding="utf-8")
@@ -79,6 +82,7 @@ def test_feedback_names_the_mistake_and_the_pseudocode_line(graded):
     assert "First difference:" in text and "```" in text  # the compare findings and a drawn tree
 
 
+@pytest.mark.slow
 def test_a_direct_call_is_told_as_a_call_once(graded):
     """heidi returns the bound at a cut-off: her failing direct calls name the call, say the node's return once (not
     again as the call's value) and show no action (a call returns none)."""
@@ -96,6 +100,7 @@ def test_a_direct_call_is_told_as_a_call_once(graded):
         assert any(line.startswith("Your call: value ") for line in lines) and "action None" not in block
 
 
+@pytest.mark.slow
 def test_feedback_names_hidden_tests_without_their_trees_and_results_keep_them_for_later(graded):
     _, out = graded
     hidden_blocks, kept = 0, 0
@@ -115,6 +120,7 @@ def test_feedback_names_hidden_tests_without_their_trees_and_results_keep_them_f
     assert hidden_blocks >= 3 and kept >= hidden_blocks  # carol, dave and heidi fail hidden tests
 
 
+@pytest.mark.slow
 def test_statuses_explain_themselves(graded):
     _, out = graded
     erin = (out / "students" / "erin" / "feedback.md").read_text(encoding="utf-8")
@@ -127,6 +133,7 @@ def test_statuses_explain_themselves(graded):
         (out / "students" / "alice" / "feedback.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_the_summary_has_a_histogram_and_the_common_mistakes(graded):
     _, out = graded
     summary = (out / "summary.md").read_text(encoding="utf-8")
@@ -138,6 +145,7 @@ def test_the_summary_has_a_histogram_and_the_common_mistakes(graded):
     assert svg.startswith("<svg") and svg.count('fill="#4a78b5"') == 10  # bins of 5 points: 0, 5, ..., 45, 49
 
 
+@pytest.mark.slow
 def test_a_rerun_resumes_and_a_forced_rerun_gives_identical_results(graded, abkit, tmp_path):
     _, out = graded
     copy = tmp_path / "again"
@@ -151,6 +159,7 @@ def test_a_rerun_resumes_and_a_forced_rerun_gives_identical_results(graded, abki
     assert (copy / "grades.csv").read_bytes() == (out / "grades.csv").read_bytes()
 
 
+@pytest.mark.slow
 def test_one_student_is_regraded_alone(graded, abkit, tmp_path):
     _, out = graded
     copy = tmp_path / "one"
@@ -163,8 +172,8 @@ def test_one_student_is_regraded_alone(graded, abkit, tmp_path):
 
 
 def test_another_seed_gives_other_random_trees(tmp_path):
-    from grader.grading import Grader
-    from grader.rubric import load_rubric
+    from abkit.grader.grading import Grader
+    from abkit.grader.rubric import load_rubric
 
     grader = Grader(load_rubric(), seed=1)
     other = Grader(load_rubric(), seed=2)
@@ -209,8 +218,8 @@ def test_an_empty_folder_is_an_instructor_error(abkit, tmp_path):
 def test_progress_draws_a_bar_with_an_eta_on_a_terminal():
     import io
 
-    from grader.batch import Progress
-    from grader.grades import StudentGrade
+    from abkit.grader.batch import Progress
+    from abkit.grader.grades import StudentGrade
 
     stream = io.StringIO()
     progress = Progress(stream, "en", tty=True)
@@ -222,13 +231,13 @@ def test_progress_draws_a_bar_with_an_eta_on_a_terminal():
 
 
 def test_grading_on_windows_says_where_it_runs_instead_of_failing(abkit, tmp_path, monkeypatch):
-    import grader.commands.grade as command
-
+    import abkit.cli.instructor.grade as command
     monkeypatch.setattr(command, "GRADES_HERE", False)
     run = abkit("grade", EXAMPLES, "--out", tmp_path / "out", "--lang", "ko")
     assert run.status == 2 and "WSL" in run.err and "Traceback" not in run.err and not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where,words", [
     ("a-file", "is a file, not a folder"),
     ("class/out", "is inside the submissions folder"),
@@ -316,6 +325,7 @@ def test_files_under_near_names_are_graded_with_a_note_and_prefixed_ones_pointed
     assert table["lee"]["status"] == "invalid" and "It holds these Python files: kim_123_alphabeta-1.py." in lee_says
 
 
+@pytest.mark.slow
 def test_one_name_in_two_unicode_forms_is_one_student_and_the_summary_says_what_was_not_graded(abkit, tmp_path):
     """A Hangul name as macOS's archives write it (decomposed) is the same student id as the composed one: the second
     entry is not graded, and the summary says so (not only the console)."""
@@ -381,6 +391,7 @@ def test_a_search_that_starts_a_thread_is_told_the_sandbox_refused_it(abkit, tmp
     assert "While grading, a student's code may not start threads (the sandbox allows none)" in feedback
 
 
+@pytest.mark.slow
 def test_the_summary_names_feedback_left_from_students_no_longer_in_the_class(abkit, tmp_path):
     for student in ("ann", "ben"):
         (tmp_path / "class" / student).mkdir(parents=True)
@@ -397,8 +408,8 @@ def test_the_summary_names_feedback_left_from_students_no_longer_in_the_class(ab
 def test_of_two_entries_one_in_another_unicode_form_the_one_named_as_the_id_is_graded_zip_or_not():
     from pathlib import Path
 
-    from grader.batch import _unique
-    from grader.submissions import Submission
+    from abkit.grader.batch import _unique
+    from abkit.grader.submissions import Submission
 
     composed, decomposed = "jos\u00e9", "jose\u0301"
     for named in (composed, composed + ".zip", composed + ".ZIP"):
@@ -406,6 +417,7 @@ def test_of_two_entries_one_in_another_unicode_form_the_one_named_as_the_id_is_g
         assert unique[composed].path.name == named and duplicates == [decomposed]
 
 
+@pytest.mark.slow
 def test_no_summary_or_feedback_of_the_example_class_shows_a_message_key(graded):
     """A message key (``grade.issue.kind.nodes``) where its phrase belongs: the catalogue's keys, found as words."""
     import re

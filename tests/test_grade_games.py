@@ -6,11 +6,11 @@ import pytest
 
 from abkit.game import Budgeted, SearchTooLong
 from abkit.tictactoe import EMPTY, TicTacToe
-from grader.child import game_from_request, search_params, tree_from_data, tree_to_data
-from grader.grading import Grader
+from abkit.grader.child import game_from_request, search_params, tree_from_data, tree_to_data
+from abkit.grader.grading import Grader
 from abkit.play import play_games, problems
 from abkit.reference import reference
-from grader.rubric import load_rubric
+from abkit.grader.rubric import load_rubric
 from tests.helpers import course_under
 
 
@@ -109,6 +109,7 @@ def _outcome(trace):
     return (trace.value, trace.action, trace.nodes, trace.leaves, None if trace.error is None else str(trace.error))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exercise", ["minimax", "alphabeta", "alphabeta_cutoff"])
 def test_a_counted_search_reports_what_the_full_record_would(exercise):
     """The child counts a board game's search without a record per call (``counted_search``): for the reference
@@ -116,9 +117,9 @@ def test_a_counted_search_reports_what_the_full_record_would(exercise):
     from abkit.tictactoe import nilsson_eval
     from abkit.trace import CountedTrace, counted_search, traced_search
     from abkit.tree import TreeGame, from_nested
-    from grader.child import GAME_BUDGET
-    from grader.rubric import EXERCISES
-    from grader.mistakes import for_exercise, mutant
+    from abkit.grader.child import GAME_BUDGET
+    from abkit.grader.rubric import EXERCISES
+    from abkit.grader.mistakes import for_exercise, mutant
 
     algorithm = EXERCISES[exercise]
     modules = [reference(algorithm)] + [mutant(m.id) for m in for_exercise(exercise)]

@@ -7,9 +7,9 @@ import shutil
 import pytest
 
 from abkit.loading import SOLUTIONS
-from grader.batch import grade_batch
-from grader.mistakes import CATALOGUE, BY_ID, MistakeEditError, mutant_source
-from grader.rubric import load_rubric
+from abkit.grader.batch import grade_batch
+from abkit.grader.mistakes import CATALOGUE, BY_ID, MistakeEditError, mutant_source
+from abkit.grader.rubric import load_rubric
 from tests.helpers import course_under
 from tests.test_grade import EXAMPLES
 
@@ -52,6 +52,7 @@ def test_the_catalogue_has_at_least_twelve_mistakes_with_words_in_both_languages
         assert mistake.line
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mistake", CATALOGUE, ids=lambda m: m.id)
 def test_every_mutant_loses_points_and_is_named(class_of_mutants, mistake):
     grade = class_of_mutants[mistake.id]["exercises"][mistake.exercise]
@@ -60,6 +61,7 @@ def test_every_mutant_loses_points_and_is_named(class_of_mutants, mistake):
     assert grade["mistakes"] == [mistake.id]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("student", ["reference", "alice", "bob"])
 def test_correct_solutions_get_full_marks(class_of_mutants, student):
     extra = class_of_mutants[student]
@@ -69,12 +71,13 @@ def test_correct_solutions_get_full_marks(class_of_mutants, student):
 
 
 def test_an_edit_that_no_longer_applies_is_reported():
-    from grader.mistakes import Mistake
+    from abkit.grader.mistakes import Mistake
 
     with pytest.raises(MistakeEditError, match="not in alphabeta.py"):
         mutant_source(Mistake("gone", "alphabeta", "-", (("no such text", ""),)))
 
 
+@pytest.mark.slow
 def test_under_the_cs188_rule_strict_code_is_right_and_aima_code_is_the_named_mistake(tmp_path):
     folder = tmp_path / "class"
     (folder / "aima").mkdir(parents=True)

@@ -16,10 +16,10 @@ import zipfile
 import pytest
 
 from abkit.loading import SOLUTIONS
-from grader.batch import grade_batch
-from grader.rubric import load_rubric
-from grader.sandbox import ForkServer
-from grader.submissions import Submission, _safe_name, find_submissions, unpack
+from abkit.grader.batch import grade_batch
+from abkit.grader.rubric import load_rubric
+from abkit.grader.sandbox import ForkServer
+from abkit.grader.submissions import Submission, _safe_name, find_submissions, unpack
 from tests.test_grade import EXAMPLES
 
 REFERENCE = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
@@ -135,7 +135,7 @@ def test_a_missing_rubric_is_reported(abkit, tmp_path):
 
 
 def test_a_narrow_rubric_grades_only_what_it_lists(tmp_path):
-    from grader.grading import Grader
+    from abkit.grader.grading import Grader
     rubric_path = tmp_path / "rubric.yaml"
     rubric_path.write_text("fixtures: [hidden]\nrandom_trees: {count: 0}\ndirect_tests: 3\n"
                            "exercises: {alphabeta: {pruning: 2.5}}\n", encoding="utf-8")
@@ -177,7 +177,7 @@ def test_hidden_entries_and_stray_files_are_not_students(tmp_path):
     assert [s.student for s in find_submissions(tmp_path)] == ["amy"]
 
 
-@pytest.mark.parametrize("name", ["grader.submissions", "grader.testplan", "grader.sandbox", "grader.reports"])
+@pytest.mark.parametrize("name", ["abkit.grader.submissions", "abkit.grader.testplan", "abkit.grader.sandbox", "abkit.grader.reports"])
 def test_doctests(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.failed == 0 and result.attempted > 0
@@ -193,7 +193,7 @@ def test_the_gradescope_bundle_runs_like_on_gradescope(abkit, tmp_path):
     with zipfile.ZipFile(bundle) as z:
         names = z.namelist()
         z.extractall(root / "source")
-    assert {"setup.sh", "run_autograder", "grader/child.py", "solutions/alphabeta.py", "grader/rubric.yaml"} <= set(names)
+    assert {"setup.sh", "run_autograder", "abkit/grader/child.py", "solutions/alphabeta.py", "grader/rubric.yaml"} <= set(names)
     assert any(n.startswith("fixtures/hidden/") for n in names) and not any(n.startswith("exercises/") for n in names)
     (root / "submission" / "nested").mkdir(parents=True)
     for path in (EXAMPLES / "carol" / "hw3").glob("*.py"):
@@ -209,7 +209,7 @@ def test_the_gradescope_bundle_runs_like_on_gradescope(abkit, tmp_path):
 
 
 def test_run_autograder_in_process_without_metadata(tmp_path):
-    from grader.gradescope import main, student_id
+    from abkit.grader.gradescope import main, student_id
 
     (tmp_path / "submission").mkdir()
     (tmp_path / "submission" / "alphabeta.py").write_text(REFERENCE, encoding="utf-8")
@@ -224,8 +224,8 @@ def test_answers_sent_before_a_child_dies_count_however_the_death_shows_up(tmp_p
     # death shows up on a send or on a receive depends on timing: the answers in the pipe must count either way.
     from types import SimpleNamespace
 
-    from grader.running import ExerciseRun, Runner
-    from grader.sandbox import Died, Limits
+    from abkit.grader.running import ExerciseRun, Runner
+    from abkit.grader.sandbox import Died, Limits
 
     class DiesOnThirdSend:
         def __init__(self):
@@ -257,8 +257,8 @@ def test_a_request_that_does_not_fit_the_pipe_waits_for_the_answers_before_it(tm
     # at once): the runner then takes the answers it is owed first, and sends a long one only to an idle child.
     from types import SimpleNamespace
 
-    from grader.running import ExerciseRun, Runner
-    from grader.sandbox import Limits
+    from abkit.grader.running import ExerciseRun, Runner
+    from abkit.grader.sandbox import Limits
 
     class OneAhead:
         def __init__(self):
@@ -292,7 +292,7 @@ def test_a_mutant_that_raises_is_named_by_its_error():
     # A mutant's search can raise where the student's raised too: the mistake is named on that evidence.
     from types import SimpleNamespace
 
-    from grader.mistakes import MistakeNamer, for_exercise
+    from abkit.grader.mistakes import MistakeNamer, for_exercise
 
     def raises(module):
         raise ValueError("boom")
@@ -307,7 +307,7 @@ def test_a_mutant_that_raises_is_named_by_its_error():
 def test_a_name_added_to_the_recorders_classes_or_a_changed_game_is_tampering():
     from abkit.trace import TracingGame
     from abkit.tree import TreeGame, from_nested
-    from grader.child import _fingerprint, _snapshot, _tampered
+    from abkit.grader.child import _fingerprint, _snapshot, _tampered
 
     game = TreeGame(from_nested([[3, 12], [2, 4]]))
     before, fingerprint = _snapshot(), _fingerprint(game)
@@ -337,7 +337,7 @@ def _narrow_class(tmp_path, students: int = 4):
 
 
 def _failing_for(student: str, how: str):
-    import grader.batch as batch
+    import abkit.grader.batch as batch
     real = batch.grade_and_save
 
     def fake(grader, entry, out):
@@ -359,8 +359,7 @@ def test_a_failing_worker_costs_only_its_student_who_is_named_with_the_command_t
     only: the batch completes, every file is written, the student's row says crashed with the grader's error, the
     summary and the terminal name them with the command that grades just them again, and the exit status is 1.
     That command, once the bug is gone, completes the class (exit 0)."""
-    import grader.batch as batch
-
+    import abkit.grader.batch as batch
     folder, _ = _narrow_class(tmp_path)
     monkeypatch.setattr(batch, "grade_and_save", _failing_for("s2", how))  # the workers are forked: they inherit it
     out = tmp_path / "out"
@@ -388,8 +387,7 @@ def test_workers_started_afresh_grade_like_forked_ones_and_like_one_process(tmp_
     results are the same as forked workers' and as grading in this process (-j 1)."""
     import multiprocessing
 
-    import grader.batch as batch
-
+    import abkit.grader.batch as batch
     folder, rubric = _narrow_class(tmp_path, students=3)
     scores = {}
     for name, jobs in (("forked", 2), ("here", 1), ("spawned", 2)):
@@ -406,7 +404,7 @@ def test_workers_started_afresh_grade_like_forked_ones_and_like_one_process(tmp_
 def test_a_student_process_whose_folder_is_gone_fails_into_its_log_not_the_graders_stderr(tmp_path, capfd):
     """An interrupted worker removes the student's folder while the server may be forking their process: that
     process fails quietly (its log says why), never with a traceback on the instructor's terminal."""
-    from grader.sandbox import child_environment
+    from abkit.grader.sandbox import child_environment
 
     server = ForkServer(tmp_path)
     request_read, request_write = os.pipe()
@@ -431,7 +429,7 @@ def test_the_fork_server_leaves_quietly_when_the_grader_leaves_before_its_answer
     without a traceback (and the process it forked ends with it)."""
     import socket
 
-    from grader.sandbox import child_environment
+    from abkit.grader.sandbox import child_environment
 
     server = ForkServer(tmp_path)
     (tmp_path / "files").mkdir()
@@ -451,7 +449,7 @@ def test_the_fork_server_leaves_quietly_when_the_grader_leaves_before_its_answer
 def test_an_interrupted_batch_in_one_process_keeps_what_is_saved(tmp_path):
     """-j 1 grades here: an interruption (Ctrl-C) after the first student keeps that student's files, ends the
     batch, and leaves no student process registered."""
-    from grader.sandbox import LIVE
+    from abkit.grader.sandbox import LIVE
 
     folder, rubric = _narrow_class(tmp_path, students=3)
 
@@ -490,7 +488,7 @@ def test_each_forked_child_starts_from_the_servers_first_state_whatever_was_done
     cannot: grader.confine) are not what its next child starts with."""
     import resource
 
-    from grader.sandbox import Limits, Sandbox
+    from abkit.grader.sandbox import Limits, Sandbox
 
     (tmp_path / "files").mkdir()
     (tmp_path / "files" / "probe.py").write_text(textwrap.dedent("""\
@@ -547,8 +545,8 @@ def test_a_reply_too_large_to_send_becomes_an_error_of_that_test_not_a_crash(tmp
     ReportTooLarge, and the process goes on answering."""
     from abkit.fixture import load_fixture
     from abkit.loading import PUBLIC_FIXTURES
-    from grader.child import MAX_REPORT, tree_to_data
-    from grader.sandbox import Limits, Sandbox
+    from abkit.grader.child import MAX_REPORT, tree_to_data
+    from abkit.grader.sandbox import Limits, Sandbox
 
     (tmp_path / "files").mkdir()
     student = tmp_path / "files" / "alphabeta.py"
@@ -568,8 +566,8 @@ def test_a_reply_too_large_to_send_becomes_an_error_of_that_test_not_a_crash(tmp
 def test_a_child_that_ends_before_it_gets_its_key_fails_that_student_not_the_batch(tmp_path, monkeypatch):
     """Writing the key into the pipe of a child that already ended (BrokenPipeError) used to escape Sandbox.start
     and stop the batch; now the student's first request finds the child dead."""
-    import grader.sandbox as sandbox_module
-    from grader.sandbox import Died, Limits, Sandbox
+    import abkit.grader.sandbox as sandbox_module
+    from abkit.grader.sandbox import Died, Limits, Sandbox
 
     real_write = os.write
 

@@ -1,6 +1,6 @@
 """Where the kit cannot confine student code (no Landlock or no seccomp: macOS, older Linux kernels), ``abkit grade``
 refuses before any student code runs, says what the machine lacks and where to grade confined; ``--unconfined``
-grades anyway. The probe (``grader.confine.available``) is replaced to play such a machine; the students' processes
+grades anyway. The probe (``abkit.grader.confine.available``) is replaced to play such a machine; the students' processes
 themselves are confined as this machine allows, which the policy does not change."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-import grader.confine as confine
+import abkit.grader.confine as confine
 from abkit.loading import KIT_ROOT
 
 EXAMPLES = KIT_ROOT / "examples" / "submissions"
@@ -29,8 +29,7 @@ WHERE_INSTEAD_KO = ("학생 코드를 격리한 채로 채점하려면 Landlock�
 @pytest.fixture
 def machine(monkeypatch):
     """Play a machine whose probe reports ``layers``; counts the batches started (none may start on a refusal)."""
-    import grader.batch as batch
-
+    import abkit.grader.batch as batch
     started = []
     real = batch.grade_batch
 
@@ -66,8 +65,7 @@ def this_linux() -> str:
 ])
 def test_on_macos_grading_is_refused_before_any_student_runs_saying_where_to_grade(
         abkit, machine, monkeypatch, one_student, tmp_path, lang, words):
-    import grader.commands.grade as command
-
+    import abkit.cli.instructor.grade as command
     started = machine(MACOS)
     real = command.this_system
     monkeypatch.setattr(command, "this_system", lambda: real("darwin"))
@@ -114,6 +112,7 @@ def test_a_bad_rubric_is_told_first_and_the_refusal_comes_before_the_gradebook_f
     assert run.status == 2 and "--unconfined" in run.err and not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("layers", [MACOS, OLD_LINUX], ids=["macos", "linux-without-landlock"])
 def test_with_unconfined_the_class_is_graded(abkit, machine, one_student, tmp_path, layers):
     started = machine(layers)
@@ -127,7 +126,7 @@ def test_with_unconfined_the_class_is_graded(abkit, machine, one_student, tmp_pa
 def test_the_command_that_grades_again_a_student_the_grader_failed_on_keeps_unconfined(abkit, machine, monkeypatch,
                                                                                           tmp_path):
     """On a machine that cannot confine, the regrade command the terminal and summary.md give must run there."""
-    import grader.batch as batch
+    import abkit.grader.batch as batch
     from tests.test_grade_sandbox import _failing_for, _narrow_class
 
     machine(MACOS)
@@ -141,8 +140,8 @@ def test_the_command_that_grades_again_a_student_the_grader_failed_on_keeps_unco
 
 
 def test_the_regrade_command_carries_unconfined_only_when_asked():
-    from grader.batch import regrade_command
-    from grader.rubric import Rubric
+    from abkit.grader.batch import regrade_command
+    from abkit.grader.rubric import Rubric
     from pathlib import Path
 
     words = (Path("class"), Path("out"), Rubric({}), 0, "ko", None, ["s1"])
@@ -152,7 +151,7 @@ def test_the_regrade_command_carries_unconfined_only_when_asked():
 
 
 def test_the_system_is_named_as_its_user_knows_it():
-    from grader.commands.grade import this_system
+    from abkit.cli.instructor.grade import this_system
 
     assert this_system("darwin", "23.5.0", "arm64") == "macOS"  # Darwin's release is not the macOS version
     assert this_system("linux", "5.10.0-21-amd64", "x86_64") == "Linux 5.10.0-21-amd64, x86_64"
@@ -175,7 +174,7 @@ def test_on_a_machine_that_can_confine_grading_asks_for_nothing(abkit, one_stude
 def test_the_gradescope_autograder_grades_where_the_kernel_cannot_confine(machine, tmp_path):
     """Gradescope's container is the confinement, and its kernel may lack Landlock: the autograder never refuses."""
     from abkit.loading import SOLUTIONS
-    from grader.gradescope import run_autograder
+    from abkit.grader.gradescope import run_autograder
 
     machine(MACOS)
     for name in ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering"):

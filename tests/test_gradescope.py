@@ -1,4 +1,4 @@
-"""Gradescope's local trial (issue 17): the folder layout README.md documents, run as Gradescope runs it.
+"""Gradescope's local trial (issue 17): the folder layout docs/instructors.md documents, run as Gradescope runs it.
 
     <root>/source/                    the bundle (abkit export gradescope), unzipped
     <root>/submission/                the student's files as uploaded (any depth; a packed hand-in unzipped)
@@ -28,7 +28,7 @@ EXERCISES = ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering
 
 @pytest.fixture(scope="module")
 def bundle(tmp_path_factory):
-    from grader.cli import main
+    from abkit.cli.main import main
 
     out = tmp_path_factory.mktemp("gradescope") / "autograder.zip"
     assert main(["export", "gradescope", "--out", str(out), "--lang", "en"]) == 0
@@ -56,6 +56,7 @@ def run_autograder(root: Path) -> dict:
     return json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 def test_run_autograder_on_a_correct_and_a_wrong_submission_in_the_documented_layout(bundle, tmp_path):
     correct = {f"{name}.py": (SOLUTIONS / f"{name}.py").read_text(encoding="utf-8") for name in EXERCISES}
     wrong = dict(correct, **{"alphabeta.py": edited(correct["alphabeta.py"], NO_PASS)})
@@ -77,11 +78,12 @@ def test_run_autograder_on_a_correct_and_a_wrong_submission_in_the_documented_la
     assert sum(test["score"] for test in bad["tests"]) == pytest.approx(bad["score"], abs=0.01)
 
 
+@pytest.mark.slow
 def test_a_packed_hand_in_uploaded_to_gradescope_is_checked_against_its_manifest(bundle, abkit, tmp_path,
                                                                                 monkeypatch):
     """Gradescope unzips the uploaded zip into submission/: the manifest is checked, but not the student id (Gradescope
     names the submission by e-mail)."""
-    from authoring.release import build_student_edition
+    from abkit.authoring.release import build_student_edition
 
     edition = tmp_path / "edition"
     build_student_edition(edition)

@@ -27,7 +27,7 @@ def student(edition: Path, *args: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "ABKIT_LANG": "en"}
     for name in ("PYTHONPATH", "ABKIT_COURSE"):
         env.pop(name, None)
-    return subprocess.run([sys.executable, "-m", "grader", *args], cwd=edition, capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "abkit.cli", *args], cwd=edition, capture_output=True, text=True,
                           encoding="utf-8", env=env, stdin=subprocess.DEVNULL, timeout=180)
 
 
@@ -43,8 +43,9 @@ def hidden_secrets() -> list[tuple[str, str]]:
     return secrets
 
 
+@pytest.mark.slow
 def test_done_means_pack_in_the_edition_and_grade_the_hand_in(abkit, tmp_path, monkeypatch):
-    from authoring.release import build_student_edition
+    from abkit.authoring.release import build_student_edition
 
     monkeypatch.delenv("ABKIT_COURSE", raising=False)
     edition = tmp_path / "edition"
@@ -95,9 +96,10 @@ def test_done_means_pack_in_the_edition_and_grade_the_hand_in(abkit, tmp_path, m
     assert "- s2024001:" not in summary
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang, words", [("en", "no student id is kept yet"), ("ko", "저장된 학번이 없고")])
 def test_pack_in_the_edition_without_a_terminal_or_an_id(tmp_path, lang, words):
-    from authoring.release import build_student_edition
+    from abkit.authoring.release import build_student_edition
 
     edition = tmp_path / "edition"
     build_student_edition(edition)

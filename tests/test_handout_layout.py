@@ -10,9 +10,11 @@ from html import unescape
 
 import pytest
 
-from handouts import build
-from handouts.content import build_document, outline
-from handouts.words import words
+from abkit.handouts import build
+from abkit.handouts.content import build_document, outline
+from abkit.handouts.words import words
+
+pytestmark = pytest.mark.slow  # every test here reads the handouts rendered to PDF
 
 MARGIN_TOP, MARGIN_BOTTOM = 57, 62  # points: typst's 2 cm top and 2.2 cm bottom margins
 

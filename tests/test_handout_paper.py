@@ -9,8 +9,8 @@ import re
 import pytest
 
 from abkit.randomtree import order
-from handouts.content import build_document, exercise_tree, outline
-from handouts.render import render_typst
+from abkit.handouts.content import build_document, exercise_tree, outline
+from abkit.handouts.render import render_typst
 from figure_geometry import elements, mm, point_segment_distance, segment_hits_rect, segments, size
 
 A4_WIDTH_MM = 210
@@ -33,6 +33,7 @@ def paper_figures(document):
     return [f for f in document.figures() if f.get("paper")]
 
 
+@pytest.mark.slow
 def test_every_exercise_tree_is_printed_across_the_text_width(document):
     source = render_typst(document, None)
     width = text_width_mm(source)

@@ -14,8 +14,8 @@ import pytest
 from abkit.fixture import load_fixture
 from abkit.game import CHANCE
 from abkit.loading import FIXTURES, PUBLIC_FIXTURES
-from handouts import content
-from handouts.content import build_document, exercise_tree, outline, step_events, trace_of
+from abkit.handouts import content
+from abkit.handouts.content import build_document, exercise_tree, outline, step_events, trace_of
 from pseudocode import gfg_search, pseudocode_rows
 
 STUDENTS = [""] + [f"student-{n:02d}" for n in range(1, 40)]
@@ -55,6 +55,7 @@ def test_the_fixtures_include_cuts_on_the_last_child_and_on_equality():
     assert {"steps.cut_min_last", "steps.cut_max_last", "steps.cut_min", "steps.cut_max"} <= kinds
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exercise", [ex for ex, spec in outline()["exercises"].items() if "branching" in spec])
 def test_every_variants_steps_are_the_pseudocodes_lines(exercise):
     for student in STUDENTS:

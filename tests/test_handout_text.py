@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from handouts import words
-from handouts.content import build_document
+from abkit.handouts import words
+from abkit.handouts.content import build_document
 from abkit.info import load_info
 from abkit.loading import EXERCISES
 
@@ -85,8 +85,8 @@ def test_no_number_is_typed_into_the_new_sections():
 def test_every_question_of_an_exercise_is_answered_from_its_tree(lang, student):
     """The equality question gets its answer (the test that fires with v equal to its bound, what CS188 evaluates
     besides, the same root value), and the horizon answer names the EVALs that mislead, on each side, and no other."""
-    from handouts.exercises import exercise_tree
-    from handouts.trees import trace_of
+    from abkit.handouts.exercises import exercise_tree
+    from abkit.handouts.trees import trace_of
 
     text = "\n".join(printed(build_document(lang, "answer_key" if not student else "variant_key", student=student)))
     tree = exercise_tree("ex2", student)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from handouts.content import build_document, exercise_tree, outline, trace_of
-from handouts.exercises import difficulty
+from abkit.handouts.content import build_document, exercise_tree, outline, trace_of
+from abkit.handouts.exercises import difficulty
 from pseudocode import measures
 
 STUDENTS = [""] + [f"s{n:03d}" for n in range(1, 40)]
@@ -34,6 +34,7 @@ def test_every_random_exercise_fixes_its_difficulty_in_the_outline():
     assert any(exercises[ex].get("root_tie") for ex in random_exercises())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exercise", random_exercises())
 def test_every_variant_of_40_students_has_the_outlines_difficulty(exercise):
     spec = outline()["exercises"][exercise]

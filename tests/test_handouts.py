@@ -16,12 +16,12 @@ from abkit.loading import PUBLIC_FIXTURES
 from abkit.trace import pruned_subtrees
 from abkit.tree import Tree
 from abkit.errors import UsageError
-from handouts import build, jobs, parse_langs, read_students
-from handouts import content, fonts, render, words
-from handouts.content import (build_document, exercise_tree, final_iteration, outline, seed_for,
+from abkit.handouts import build, jobs, parse_langs, read_students
+from abkit.handouts import content, fonts, render, words
+from abkit.handouts.content import (build_document, exercise_tree, final_iteration, outline, seed_for,
                                      step_events, trace_of)
 from abkit.reference import reference_trace
-from stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
+from abkit.stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
 
 SEED_KIM_EX1 = 235349598443848
 CUT = re.compile(r'<g class="cut" data-node="([^"]+)"')
@@ -425,6 +425,7 @@ def test_hangul_font_from_the_environment_and_the_candidates(tmp_path):
     assert [p.name for p in folder.iterdir()] == ["MyHangul.ttf"]
 
 
+@pytest.mark.slow
 def test_no_hangul_font_stops_korean_with_a_bilingual_message_and_exit_2(abkit, monkeypatch, tmp_path):
     monkeypatch.setattr(fonts, "CANDIDATES", ())
     monkeypatch.setattr(fonts.find_hangul_font, "__defaults__", ((), None))
@@ -446,6 +447,7 @@ def built(tmp_path_factory):
     return out, build(["ko", "en"], out)
 
 
+@pytest.mark.slow
 def test_build_writes_a_pdf_and_an_html_per_document_and_language(built):
     out, written = built
     names = sorted(p.relative_to(out).as_posix() for p in written)
@@ -455,6 +457,7 @@ def test_build_writes_a_pdf_and_an_html_per_document_and_language(built):
     assert (out / "ko/handout.pdf").read_bytes()[:5] == b"%PDF-"
 
 
+@pytest.mark.slow
 def test_html_is_self_contained_and_carries_the_figures(built):
     out, _ = built
     for lang in ("en", "ko"):
@@ -476,6 +479,7 @@ def _tool(name: str) -> str:
     return path
 
 
+@pytest.mark.slow
 def test_the_korean_pdf_embeds_a_korean_font(built):
     out, _ = built
     listing = subprocess.run([_tool("pdffonts"), str(out / "ko/handout.pdf")], capture_output=True, text=True,
@@ -486,6 +490,7 @@ def test_the_korean_pdf_embeds_a_korean_font(built):
     assert all(line.split()[-5] == "yes" for line in listing.splitlines()[2:])  # every font embedded
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_both_pdfs_contain_the_key_terms(built, lang):
     out, _ = built
@@ -543,11 +548,11 @@ def test_review_command(abkit, monkeypatch, messages):
 
 
 @pytest.mark.parametrize("module", [content, render, words, __import__("handouts", fromlist=["x"]),
-                                    __import__("stepthrough.svgtree", fromlist=["x"]),
-                                    __import__("handouts.papertree", fromlist=["x"]),
-                                    __import__("stepthrough.typeset", fromlist=["x"]),
-                                    __import__("handouts.exercises", fromlist=["x"]),
-                                    __import__("handouts.trees", fromlist=["x"])])
+                                    __import__("abkit.stepthrough.svgtree", fromlist=["x"]),
+                                    __import__("abkit.handouts.papertree", fromlist=["x"]),
+                                    __import__("abkit.stepthrough.typeset", fromlist=["x"]),
+                                    __import__("abkit.handouts.exercises", fromlist=["x"]),
+                                    __import__("abkit.handouts.trees", fromlist=["x"])])
 def test_doctests(module):
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0

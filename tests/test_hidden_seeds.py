@@ -12,8 +12,8 @@ import pytest
 
 from abkit.coursefolder import chosen_course
 from abkit.fixture import fixture_paths, load_fixture
-from authoring.course import init_course
-from authoring.record import END, START
+from abkit.authoring.course import init_course
+from abkit.authoring.record import END, START
 
 SEED = "9001"
 #: the course README's recipe for random hidden trees, with a seed an instructor might type
@@ -75,8 +75,8 @@ def test_the_readme_recipe_into_the_hidden_folder_names_no_seed_and_the_public_g
 
 
 def test_the_test_names_students_see_name_no_seed(abkit, course):
-    from grader.grading import Grader
-    from grader.rubric import load_rubric
+    from abkit.grader.grading import Grader
+    from abkit.grader.rubric import load_rubric
 
     assert abkit(*RECIPE, "--out", "fixtures/hidden").status == 0
     with chosen_course(course):
@@ -118,6 +118,7 @@ def test_init_and_redraw_write_no_seed_in_any_hidden_fixture(abkit, course):
         assert not re.search(r"-s\d+$", fixture.id) and not re.search(r"seed|시드", " ".join(fixture.title.values()))
 
 
+@pytest.mark.slow
 def test_redrawing_keeps_every_earlier_seed_in_both_languages(abkit, course):
     assert abkit("fixtures", "redraw-hidden", "--seed", "61", "--lang", "en").status == 0
     assert abkit(*RECIPE, "--out", "fixtures/hidden").status == 0
@@ -134,7 +135,7 @@ def test_redrawing_keeps_every_earlier_seed_in_both_languages(abkit, course):
 
 
 def test_a_record_written_before_it_was_kept_keeps_its_seed(course):
-    from authoring.redraw import redraw_hidden
+    from abkit.authoring.redraw import redraw_hidden
 
     readme = course / "fixtures" / "hidden" / "README.md"
     readme.write_text("# Hidden fixtures of this course\n\ndrawn from **seed 17** by ...\n\n# 이 과목의 숨은 픽스처\n\n"
@@ -146,9 +147,10 @@ def test_a_record_written_before_it_was_kept_keeps_its_seed(course):
         assert len(lines) == 2 and f"{word} 17" in lines[0] and f"{word} 18, `abkit fixtures redraw-hidden" in lines[1]
 
 
+@pytest.mark.slow
 def test_neither_the_student_edition_nor_the_gradescope_bundle_holds_the_record(abkit, course, tmp_path):
-    from authoring.release import build_student_edition
-    from grader.gradescope import export_bundle
+    from abkit.authoring.release import build_student_edition
+    from abkit.grader.gradescope import export_bundle
 
     assert abkit(*RECIPE, "--out", "fixtures/hidden").status == 0
     with chosen_course(course):

@@ -147,7 +147,7 @@ LMS = {"canvas": canvas, "moodle": moodle, "blackboard": blackboard, "gradescope
 @pytest.fixture(scope="module")
 def classes(tmp_path_factory):
     """Each LMS's class built and graded once: name -> (exit status, the class folder, out folder, expected)."""
-    from grader.cli import main
+    from abkit.cli.main import main
 
     graded = {}
     for name, build in LMS.items():
@@ -164,6 +164,7 @@ def rows(out: Path) -> list[dict]:
         return list(csv.DictReader(handle))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lms", sorted(LMS))
 def test_every_student_has_one_row_correct_code_full_marks_the_bug_less(classes, lms):
     status, _, out, expected = classes[lms]
@@ -180,6 +181,7 @@ def test_every_student_has_one_row_correct_code_full_marks_the_bug_less(classes,
             assert float(row["alphabeta"]) > 0  # the rest of the buggy student's files were graded
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lms", sorted(LMS))
 def test_the_intake_report_lists_every_file_of_the_download(classes, lms):
     _, root, out, expected = classes[lms]
@@ -194,6 +196,7 @@ def test_the_intake_report_lists_every_file_of_the_download(classes, lms):
         assert f"| {student} |" in text
 
 
+@pytest.mark.slow
 def test_the_copy_graded_is_the_lms_latest_and_the_feedback_says_so(classes):
     _, _, out, _ = classes["canvas"]
     feedback = (out / "students" / "1030" / "feedback.md").read_text(encoding="utf-8")
@@ -219,6 +222,7 @@ def test_the_copy_graded_is_the_lms_latest_and_the_feedback_says_so(classes):
     assert "`Jung Yuna_61_assignsubmission_onlinetext_/onlinetext.html`: left out (online text" in intake
 
 
+@pytest.mark.slow
 def test_an_lms_renamed_pack_hand_in_is_not_a_mismatch(classes):
     for lms, (_, _, out, _) in classes.items():
         student = {"canvas": "1034", "moodle": "61", "blackboard": "jungyuna", "gradescope": "2024005",
@@ -227,8 +231,9 @@ def test_an_lms_renamed_pack_hand_in_is_not_a_mismatch(classes):
         assert row["handin"] == "ok", (lms, row["handin"])
 
 
+@pytest.mark.slow
 def test_a_roster_gives_the_course_ids_and_checks_the_hand_in_against_them(classes, tmp_path):
-    from grader.cli import main
+    from abkit.cli.main import main
 
     _, root, _, _ = classes["canvas"]
     roster = tmp_path / "roster.csv"
@@ -278,7 +283,7 @@ def test_a_class_that_looks_like_one_student_is_refused(abkit, tmp_path):
 
 
 def test_one_student_with_drafts_in_folders_is_still_one_student(tmp_path):
-    from grader.intake import read_download
+    from abkit.grader.intake import read_download
 
     write(tmp_path / "class" / "alice", {"alphabeta.py": b"", "v1/alphabeta.py": b"", "v2/alphabeta.py": b"",
                                          "v3/alphabeta.py": b""})
@@ -288,8 +293,8 @@ def test_one_student_with_drafts_in_folders_is_still_one_student(tmp_path):
 
 
 def test_an_export_beside_student_folders_is_refused(tmp_path):
-    from grader.intake import read_download
-    from grader.submissions import SubmissionsError
+    from abkit.grader.intake import read_download
+    from abkit.grader.submissions import SubmissionsError
 
     write(tmp_path / "assignment_7_export" / "submission_1", GOOD)
     write(tmp_path / "carol", GOOD)
@@ -301,7 +306,7 @@ def test_an_export_beside_student_folders_is_refused(tmp_path):
 
 
 def test_an_export_without_metadata_is_graded_per_submission_never_as_one_student(tmp_path):
-    from grader.intake import read_download
+    from abkit.grader.intake import read_download
 
     write(tmp_path / "assignment_7_export" / "submission_1", GOOD)
     write(tmp_path / "assignment_7_export" / "submission_2", GOOD)
@@ -310,7 +315,7 @@ def test_an_export_without_metadata_is_graded_per_submission_never_as_one_studen
 
 
 def test_an_archive_never_opened_is_named_with_why(tmp_path):
-    from grader.submissions import MAX_NESTING, Submission, unpack
+    from abkit.grader.submissions import MAX_NESTING, Submission, unpack
 
     deep = zipped(GOOD)
     for _ in range(MAX_NESTING):
@@ -324,7 +329,7 @@ def test_an_archive_never_opened_is_named_with_why(tmp_path):
 
 
 def test_a_zip_slip_inside_an_inner_zip_is_skipped(tmp_path):
-    from grader.submissions import Submission, unpack
+    from abkit.grader.submissions import Submission, unpack
 
     write(tmp_path / "s1", {"hw.zip": zipped({"../../evil.py": b"x = 1", "minimax.py": GOOD["minimax.py"]})})
     result = unpack(Submission("s1", tmp_path / "s1"), tmp_path / "work")
@@ -334,7 +339,7 @@ def test_a_zip_slip_inside_an_inner_zip_is_skipped(tmp_path):
 
 
 def test_canvas_names_are_read_as_canvas_writes_them(tmp_path):
-    from grader.intake import read_download
+    from abkit.grader.intake import read_download
 
     write(tmp_path, {"kimminsu_LATE_1030_90012_minimax.py": b"", "kimminsu_1030_90013_minimax-2.py": b"",
                      "kimminsu_1030_90013_minimax-1.py": b"", "leejiwon_1031_90014_hw3.zip": zipped({}),
@@ -353,8 +358,8 @@ def test_canvas_names_are_read_as_canvas_writes_them(tmp_path):
 
 
 def test_the_terminal_names_the_surprising_files_left_out_first(tmp_path):
-    from grader.intake import read_download
-    from grader.intake_report import intake_summary
+    from abkit.grader.intake import read_download
+    from abkit.grader.intake_report import intake_summary
 
     blackboard(tmp_path)
     text = intake_summary(read_download(tmp_path), "en", "out/intake.md")
@@ -368,8 +373,8 @@ def test_the_terminal_names_the_surprising_files_left_out_first(tmp_path):
 
 
 def test_archives_inside_an_entry_share_its_caps(tmp_path, monkeypatch):
-    from grader import submissions
-    from grader.submissions import MAX_ARCHIVES, Submission, unpack
+    from abkit.grader import submissions
+    from abkit.grader.submissions import MAX_ARCHIVES, Submission, unpack
 
     many = zipped({f"z{k:02}.zip": zipped({"minimax.py": b"x = 1\n"}) for k in range(MAX_ARCHIVES + 5)})
     write(tmp_path / "s1", {"many.zip": many})
@@ -387,8 +392,8 @@ def test_archives_inside_an_entry_share_its_caps(tmp_path, monkeypatch):
 
 
 def test_a_roster_maps_plain_entries_by_their_names(tmp_path):
-    from grader.intake import read_download, with_roster
-    from grader.roster import load_roster
+    from abkit.grader.intake import read_download, with_roster
+    from abkit.grader.roster import load_roster
 
     write(tmp_path / "class" / "alice", {"minimax.py": b""})
     write(tmp_path / "class", {"bob.zip": zipped({"minimax.py": b""})})
@@ -424,7 +429,7 @@ submission_8:
 def test_every_member_of_a_gradescope_group_has_a_row(tmp_path):
     """A group submission names two students: both are graded on it (no member lost), each under their own id; the
     member's own earlier, solo submission is left out as older."""
-    from grader.intake import read_download
+    from abkit.grader.intake import read_download
 
     export = tmp_path / "assignment_4242_export"
     write(export, {"submission_metadata.yml": GROUP_METADATA.encode()})

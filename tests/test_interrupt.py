@@ -38,7 +38,7 @@ def batch(tmp_path):
         (tmp_path / "class" / student / "alphabeta.py").write_text(f"# {student}\n{SLOW}", encoding="utf-8")
     (tmp_path / "rubric.yaml").write_text(RUBRIC, encoding="utf-8")
     (tmp_path / "tmp").mkdir()
-    command = [sys.executable, "-m", "grader", "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"),
+    command = [sys.executable, "-m", "abkit.cli", "grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"),
                "-j", "2", "--rubric", str(tmp_path / "rubric.yaml"), "--lang", "en"]
     env = {**os.environ, "TMPDIR": str(tmp_path / "tmp"), "PYTHONPATH": str(KIT_ROOT)}
     return tmp_path, command, env

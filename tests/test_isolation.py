@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from grader.batch import grade_batch
-from grader.confine import available
-from grader.rubric import load_rubric
-from grader.sandbox import Limits
+from abkit.grader.batch import grade_batch
+from abkit.grader.confine import available
+from abkit.grader.rubric import load_rubric
+from abkit.grader.sandbox import Limits
 
 from tests.test_adversarial import CORPUS, DANGEROUS, RUBRIC
 

@@ -2,8 +2,8 @@
 with the value before them as it is read aloud, one glossary term per concept, no English sentence.
 
 The tests scan whole catalogues (messages, handout words, exercise hints, fixtures' texts, the course
-README), so a message added later is held to the same rules. The reading of a value is worked out by
-``tests/korean_text.py``, independently of :mod:`abkit.korean`.
+README, the Korean pages of the documentation), so a message added later is held to the same rules. The
+reading of a value is worked out by ``tests/korean_text.py``, independently of :mod:`abkit.korean`.
 """
 
 from __future__ import annotations
@@ -17,12 +17,14 @@ import yaml
 from abkit.fixture import load_fixture
 from abkit.i18n import catalogue, fill
 from abkit.loading import EXERCISES, FIXTURES, KIT_ROOT
-from handouts.words import english, words
+from abkit.handouts.words import english, words
 from korean_text import (VALUES, bare_particles, english_sentences, glossary, glossary_violations, particle_fields,
                          value_joins, wrong_joins)
 from test_korean import node_names
 
 OUTLINE = KIT_ROOT / "handouts" / "outline.yaml"
+#: the Korean pages of the documentation (the front page and the users' pages), each beside its English page
+KOREAN_DOCUMENTS = sorted([KIT_ROOT / "README.ko.md", *(KIT_ROOT / "docs").glob("*.ko.md")])
 
 
 def code_keys() -> set[str]:
@@ -41,6 +43,11 @@ def code_keys() -> set[str]:
 
     walk(yaml.safe_load(OUTLINE.read_text(encoding="utf-8")))
     return found | {f"{key}_cs188" for key in found}  # a code block's twin under the CS188 rule (handouts/content.py)
+
+
+def _prose(markdown: str) -> str:
+    """Markdown without its fenced code blocks (tracebacks, printed output, trees drawn as text)."""
+    return re.sub(r"```.*?```", " ", markdown, flags=re.S)
 
 
 def korean_templates() -> dict[str, tuple[str, str]]:
@@ -65,10 +72,13 @@ def korean_templates() -> dict[str, tuple[str, str]]:
         for node, note in fixture.notes.items():
             if note.get("ko"):
                 texts[f"fixture:{path.stem}.notes.{node}"] = (note["ko"], note.get("en", ""))
-    readme = (KIT_ROOT / "authoring" / "course_readme.md").read_text(encoding="utf-8")
-    if "\n## 새 학기" in readme:
-        english_part, korean_part = readme.split("\n## 새 학기", 1)
-        texts["course_readme"] = ("## 새 학기" + korean_part, english_part)
+    authoring = KIT_ROOT / "authoring"
+    texts["course_readme"] = ((authoring / "course_readme.ko.md").read_text(encoding="utf-8"),
+                              (authoring / "course_readme.md").read_text(encoding="utf-8"))
+    for korean in KOREAN_DOCUMENTS:
+        source = korean.with_name(korean.name.replace(".ko.md", ".md"))
+        texts[f"docs:{korean.relative_to(KIT_ROOT).as_posix()}"] = (
+            _prose(korean.read_text(encoding="utf-8")), _prose(source.read_text(encoding="utf-8")))
     return texts
 
 
@@ -78,7 +88,9 @@ CODE = {f"handouts:{key}" for key in code_keys()}
 
 def test_the_scan_covers_every_catalogue():
     kinds = {key.split(":")[0] for key in TEMPLATES}
-    assert kinds == {"messages", "handouts", "info", "fixture", "course_readme"}, kinds
+    assert kinds == {"messages", "handouts", "info", "fixture", "course_readme", "docs"}, kinds
+    documents = {key.split(":", 1)[1] for key in TEMPLATES if key.startswith("docs:")}
+    assert {"README.ko.md", "docs/students.ko.md", "docs/instructors.ko.md"} <= documents, documents
     assert len(TEMPLATES) > 700 and CODE
 
 
@@ -121,6 +133,7 @@ def _params(text: str, value: str) -> dict:
     return {name: _Every(value) if name in cited else value for name in _names(text)}
 
 
+@pytest.mark.slow
 def test_every_particle_spec_agrees_with_every_value_and_node_name():
     """Each template with a particle spec rendered with −99…999, decimals, ∞, α, β and every fixture
     node name: each particle after a value agrees with the value as read aloud."""
@@ -215,7 +228,7 @@ def document_texts(document) -> list[str]:
 @pytest.fixture(scope="module")
 def korean_documents():
     """The Korean handout, answer key, and the sheets and keys of ten students' variants."""
-    from handouts.content import build_document
+    from abkit.handouts.content import build_document
 
     documents = [build_document("ko", "handout"), build_document("ko", "answer_key")]
     for n in range(10):
@@ -223,6 +236,7 @@ def korean_documents():
     return documents
 
 
+@pytest.mark.slow
 def test_every_value_particle_join_of_the_korean_handouts_agrees(korean_documents):
     """The documents as printed: step tables, notes, keys and variants; every join of a value and a particle."""
     joins, bad = 0, []
@@ -233,6 +247,7 @@ def test_every_value_particle_join_of_the_korean_handouts_agrees(korean_document
     assert joins > 500 and not bad, bad[:20]
 
 
+@pytest.mark.slow
 def test_the_korean_handouts_use_the_glossary_and_no_english_sentence(korean_documents):
     for document in korean_documents:
         for text in document_texts(document):
@@ -245,7 +260,7 @@ def _run_cli(*args) -> str:
     import contextlib
     import io
 
-    from grader.cli import main
+    from abkit.cli.main import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
@@ -256,11 +271,6 @@ def _run_cli(*args) -> str:
     return out.getvalue()
 
 
-def _prose(markdown: str) -> str:
-    """Markdown without its fenced code blocks (tracebacks, printed output, trees drawn as text)."""
-    return re.sub(r"```.*?```", " ", markdown, flags=re.S)
-
-
 @pytest.fixture(scope="module")
 def korean_feedback(tmp_path_factory) -> dict[str, str]:
     """What Korean students and instructors read: ``abkit check`` on every named mistake of the catalogue
@@ -268,7 +278,7 @@ def korean_feedback(tmp_path_factory) -> dict[str, str]:
     import shutil
 
     from abkit.loading import SOLUTIONS
-    from grader.mistakes import CATALOGUE, mutant_source
+    from abkit.grader.mistakes import CATALOGUE, mutant_source
 
     outputs = {}
     for mistake in CATALOGUE:
@@ -288,6 +298,7 @@ def korean_feedback(tmp_path_factory) -> dict[str, str]:
     return outputs
 
 
+@pytest.mark.slow
 def test_check_and_grade_feedback_in_korean_agree_and_speak_korean(korean_feedback):
     first = catalogue("ko")["feedback.first"].split("{")[0]  # each mistake is named at its first difference
     assert sum(first in text for key, text in korean_feedback.items() if key.startswith("check")) >= 25
@@ -327,13 +338,14 @@ def test_the_break_check_finds_a_word_broken_across_lines():
     assert mid_word_breaks("알파베타는 남은 자식을\n건너뜁니다. 그리고", source) == ([], 1)
 
 
+@pytest.mark.slow
 def test_the_korean_pdfs_break_lines_between_words_only(tmp_path_factory):
     """The handout, the key, a student's sheet and its key as printed: no line ends inside a word."""
     import shutil
     import subprocess
 
-    from handouts import build, jobs
-    from handouts.content import build_document
+    from abkit.handouts import build, jobs
+    from abkit.handouts.content import build_document
 
     if shutil.which("pdftotext") is None:
         pytest.skip("pdftotext is not installed (poppler-utils); cannot read the PDF")
@@ -353,8 +365,8 @@ def test_the_korean_pdfs_break_lines_between_words_only(tmp_path_factory):
 
 
 def test_the_korean_html_breaks_lines_between_words_only():
-    from handouts.content import build_document
-    from handouts.render import render_html
+    from abkit.handouts.content import build_document
+    from abkit.handouts.render import render_html
 
     html = render_html(build_document("ko", "handout"))
     assert '<html lang="ko">' in html
@@ -420,7 +432,7 @@ def _parsers(parser, path=()):
 def test_help_fits_80_columns_by_display_width(lang, monkeypatch):
     """Every ``--help`` at 80 columns: no line wider than the terminal (Hangul counts two columns), Korean
     broken between words only, and no English sentence in the Korean help."""
-    from grader.arguments import build_parser, display_width, localize
+    from abkit.cli.arguments import build_parser, display_width, localize
 
     monkeypatch.setenv("COLUMNS", "80")
     localize(lang)
@@ -451,7 +463,7 @@ def test_help_fits_80_columns_by_display_width(lang, monkeypatch):
 def test_the_handout_ends_with_the_glossary_in_both_languages():
     """The last section prints glossary.yaml: every entry's English term, the kit's Korean term and the seed's."""
     from abkit.i18n import glossary as kit_glossary
-    from handouts.content import build_document
+    from abkit.handouts.content import build_document
 
     entries = kit_glossary()
     for lang in ("en", "ko"):

@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from grader.batch import Rows, Unsaved, grade_batch
-from grader.reports import read_results
+from abkit.grader.batch import Rows, Unsaved, grade_batch
+from abkit.grader.reports import read_results
 from tests.test_grade_sandbox import _narrow_class
 
 
@@ -52,7 +52,7 @@ ANY_TREE = [lambda g: g.tree.children.__setitem__(g.tree.root, ()), lambda g: g.
 @pytest.mark.parametrize("change", TAMPERINGS.values(), ids=TAMPERINGS.keys())
 def test_every_change_to_what_the_game_holds_is_tampering(change):
     from abkit.tree import TreeGame, from_nested
-    from grader.child import _fingerprint, _snapshot, _tampered
+    from abkit.grader.child import _fingerprint, _snapshot, _tampered
 
     game = TreeGame(from_nested([[3, 12], [2, 4]]))
     before, fingerprint = _snapshot(), _fingerprint(game)
@@ -62,7 +62,7 @@ def test_every_change_to_what_the_game_holds_is_tampering(change):
 
 def test_a_board_game_given_an_attribute_or_another_class_is_tampered_with():
     from abkit.tictactoe import TicTacToe
-    from grader.child import _fingerprint, _snapshot, _tampered
+    from abkit.grader.child import _fingerprint, _snapshot, _tampered
 
     game = TicTacToe()
     before, fingerprint = _snapshot(), _fingerprint(game)
@@ -80,9 +80,9 @@ def test_a_request_the_fork_server_knows_is_read_unparsed_and_each_test_gets_a_g
     """The shared tests' requests, read once by the fork server (grader.child.know): a child takes such a request
     as the same data the bytes say, and each test a new game, equal to one built from the request, that no earlier
     test's changes reach; a request that only has a known one's id is parsed."""
-    import grader.child as child
-    from grader.rubric import load_rubric
-    from grader.testplan import TestPlan
+    import abkit.grader.child as child
+    from abkit.grader.rubric import load_rubric
+    from abkit.grader.testplan import TestPlan
 
     monkeypatch.setattr(child, "_KNOWN", {})
     monkeypatch.setattr(child, "_KNOWN_TREES", {})
@@ -118,7 +118,7 @@ def test_the_fork_server_is_told_the_shared_requests_in_datagrams_it_can_take():
     may be (Hangul is three bytes a character) is not sent: its children parse those requests themselves."""
     import threading
 
-    from grader.sandbox import KNOW_BYTES, ForkServer
+    from abkit.grader.sandbox import KNOW_BYTES, ForkServer
 
     class Socket:
         def __init__(self) -> None:
@@ -142,9 +142,10 @@ def test_the_fork_server_is_told_the_shared_requests_in_datagrams_it_can_take():
     assert server._socket.sent == []
 
 
+@pytest.mark.slow
 def test_a_class_graded_with_the_shared_requests_known_to_the_fork_server_gets_the_same_results(tmp_path,
                                                                                                monkeypatch):
-    from grader.sandbox import ForkServer
+    from abkit.grader.sandbox import ForkServer
 
     folder, rubric = _narrow_class(tmp_path, students=2)
     known = grade_batch(folder, tmp_path / "known", rubric, jobs=1)
@@ -169,8 +170,7 @@ def test_a_batch_holds_no_per_test_results_and_its_rows_read_them_back(tmp_path)
 
 
 def test_a_row_that_could_not_be_saved_is_kept_whole(tmp_path, monkeypatch):
-    import grader.batch as batch
-
+    import abkit.grader.batch as batch
     folder, rubric = _narrow_class(tmp_path, students=2)
     real = batch.write_student
 
@@ -195,7 +195,7 @@ def test_a_students_process_inherits_no_hidden_test_from_the_fork_server(tmp_pat
 
     from abkit.coursefolder import current_course
     from abkit.fixture import load_fixture
-    from grader.rubric import load_rubric
+    from abkit.grader.rubric import load_rubric
 
     (tmp_path / "rubric.yaml").write_text("fixtures: [public, hidden]\nrandom_trees: {count: 1}\ndirect_tests: 0\n"
                                           "exercises: {alphabeta: {values: 1}}\n", encoding="utf-8")
@@ -222,8 +222,8 @@ def test_a_student_who_edits_the_confinement_report_has_tampered_and_is_not_beli
     """The report of how a process was confined is sent with its first reply, after the student's file was loaded:
     a student that rewrote it (escape sequences, a made-up failure) put its words on the instructor's terminal.
     The report is guarded as the harness is: edited, the student has tampered and the report is not used."""
-    from grader.commands.grade import report_defences
-    from grader.sandbox import ForkServer
+    from abkit.cli.instructor.grade import report_defences
+    from abkit.grader.sandbox import ForkServer
 
     if not ForkServer.available():
         pytest.skip("no fork server on this platform")
@@ -249,8 +249,7 @@ def test_a_students_replies_together_are_capped(tmp_path, monkeypatch):
     """Each reply is capped (16 MiB), and the grader keeps a student's replies until it is scored: all of them
     together are capped too, else a student whose searches report hundreds of thousands of calls had the grader
     hold gigabytes. Over the cap, the student's process is ended with the reason in words."""
-    import grader.sandbox as sandbox
-
+    import abkit.grader.sandbox as sandbox
     monkeypatch.setattr(sandbox, "MAX_REPLIES", 6_000)  # a correct student's replies are about 30 KB here
     folder, rubric = _narrow_class(tmp_path, students=1)
     result = grade_batch(folder, tmp_path / "out", rubric, jobs=1)
@@ -264,8 +263,8 @@ def test_a_reply_holds_only_what_the_grader_reads_and_a_bounded_number_of_values
     grader holds until the student is scored (16 MiB of '[],' held 350 MB). Unknown keys are dropped as the reply
     is read, in the reply and in its trace, and a reply of more than MAX_ITEMS values is refused before it is
     parsed."""
-    from grader.replies import BadReply, envelope, search
-    from grader.sandbox import MAX_ITEMS, decode_reply
+    from abkit.grader.replies import BadReply, envelope, search
+    from abkit.grader.sandbox import MAX_ITEMS, decode_reply
 
     reply = envelope({"id": 1, "output": "", "junk": [[]] * 10, "trace": {"algorithm": "minimax", "root": "A",
                       "visited": ["A"], "evaluated": [], "calls": [], "action": None, "value": 3, "error": None,
@@ -285,8 +284,8 @@ def test_a_hidden_test_is_sent_only_when_the_tests_students_see_are_answered():
     waits until every test before it that students see has its answer."""
     from types import SimpleNamespace
 
-    from grader.running import ExerciseRun, Runner
-    from grader.sandbox import Limits
+    from abkit.grader.running import ExerciseRun, Runner
+    from abkit.grader.sandbox import Limits
 
     class Pipe:
         def __init__(self):

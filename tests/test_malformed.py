@@ -56,7 +56,7 @@ EXPECTED = {
 
 def verify(path: Path) -> subprocess.CompletedProcess:
     """``abkit fixtures verify PATH --lang en`` in its own process."""
-    return subprocess.run([sys.executable, "-m", "grader", "fixtures", "verify", str(path), "--lang", "en"],
+    return subprocess.run([sys.executable, "-m", "abkit.cli", "fixtures", "verify", str(path), "--lang", "en"],
                           cwd=KIT_ROOT, capture_output=True, text=True, timeout=120,
                           env={**os.environ, "PYTHONPATH": str(KIT_ROOT)})
 
@@ -77,6 +77,7 @@ def test_the_corpus_is_what_the_table_lists():
     assert sorted(p.name for p in CORPUS.glob("*.yaml")) == sorted(EXPECTED)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_each_malformed_fixture_gives_path_line_message_and_exit_2(runs, name):
     path = CORPUS / name
@@ -88,6 +89,7 @@ def test_each_malformed_fixture_gives_path_line_message_and_exit_2(runs, name):
     assert len(run.stderr.strip().splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_a_file_too_large_is_refused_before_it_is_read(runs):
     (path, run), = [(p, r) for p, r in runs.items() if p.name == "too-large.yaml"]
     assert run.returncode == 2 and run.stderr.startswith(f"{path}:1: ") and "Traceback" not in run.stderr
@@ -127,6 +129,7 @@ def only_fixture_errors(text: str) -> None:
         assert error.line >= 0 and str(error).startswith("fuzz.yaml:")
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fixtures)
 def test_the_loader_raises_only_fixture_errors_on_yaml_shaped_documents(document):

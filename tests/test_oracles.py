@@ -97,6 +97,7 @@ def tictactoe_minimax():
     return reference_trace(TicTacToe(), EMPTY, "minimax")
 
 
+@pytest.mark.slow
 def test_tictactoe_full_game_tree(tictactoe_minimax):
     trace = tictactoe_minimax
     assert trace.nodes == 549_946
@@ -104,11 +105,13 @@ def test_tictactoe_full_game_tree(tictactoe_minimax):
     assert (trace.value, trace.action) == (0, 0)
 
 
+@pytest.mark.slow
 def test_tictactoe_terminal_games_by_outcome(tictactoe_minimax):
     outcomes = Counter(TicTacToe().utility(s) for s in tictactoe_minimax.evaluated)
     assert outcomes == {1: 131_184, -1: 77_904, 0: 46_080}
 
 
+@pytest.mark.slow
 def test_tictactoe_nodes_per_depth(tictactoe_minimax):
     per_depth = Counter(9 - state.count(".") for state in tictactoe_minimax.visited)
     assert [per_depth[d] for d in range(10)] == [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]

@@ -10,7 +10,7 @@ import pytest
 
 from abkit.fixture import load_fixture
 from abkit.loading import PUBLIC_FIXTURES
-from handouts.ordering_lab import knuth_moore, leaves, measure, plot_svg, table
+from abkit.handouts.ordering_lab import knuth_moore, leaves, measure, plot_svg, table
 from abkit.reference import reference, reference_trace
 
 
@@ -66,10 +66,11 @@ def test_lab_command(abkit, tmp_path):
     assert abkit("lab", "ordering", "-b", "9").status == 2
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_ends_quietly(tmp_path, abkit):
     assert abkit("fixtures", "generate", "-b", "4", "-d", "6", "--out", tmp_path).status == 0
     big = next(tmp_path.glob("*.yaml"))
-    proc = subprocess.Popen([sys.executable, "-m", "grader", "trace", str(big), "--algorithm", "minimax"],
+    proc = subprocess.Popen([sys.executable, "-m", "abkit.cli", "trace", str(big), "--algorithm", "minimax"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     proc.stdout.readline()
     proc.stdout.close()

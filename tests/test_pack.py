@@ -15,19 +15,19 @@ import pytest
 
 from abkit import __version__
 from abkit.loading import SOLUTIONS
-from studentloop import pack as packing
-from grader.handin import handin_cell
+from abkit.studentloop import pack as packing
+from abkit.grader.handin import handin_cell
 from abkit.manifest import BadManifest, parse_manifest
 from abkit.manifest import MANIFEST
-from studentloop.pack import STUDENT_FILE
-from grader.reports import histogram_svg, score_bins
+from abkit.studentloop.pack import STUDENT_FILE
+from abkit.grader.reports import histogram_svg, score_bins
 
 EXERCISES = ("minimax", "alphabeta", "alphabeta_cutoff", "expectimax", "ordering")
 
 
 @pytest.fixture(scope="module")
 def edition(tmp_path_factory):
-    from authoring.release import build_student_edition
+    from abkit.authoring.release import build_student_edition
 
     out = tmp_path_factory.mktemp("pack") / "edition"
     build_student_edition(out)
@@ -55,6 +55,7 @@ def solve(course: Path, *names: str) -> None:
         shutil.copy(SOLUTIONS / f"{name}.py", course / "exercises" / f"{name}.py")
 
 
+@pytest.mark.slow
 def test_pack_writes_the_exercise_files_a_manifest_and_the_public_results(abkit, course):
     solve(course, "minimax")
     run = abkit("pack", "--id", "2024-12345", "--lang", "en")
@@ -78,6 +79,7 @@ def test_pack_writes_the_exercise_files_a_manifest_and_the_public_results(abkit,
     parse_manifest(files[MANIFEST])  # what grading reads
 
 
+@pytest.mark.slow
 def test_the_id_is_asked_once_and_kept(abkit, course, monkeypatch):
     run = abkit("pack", "--lang", "en")  # no id kept, no terminal: say how to give one
     assert run.status == 2 and "Traceback" not in run.err and run.err.count("\n") == 1
@@ -98,6 +100,7 @@ def test_the_id_is_asked_once_and_kept(abkit, course, monkeypatch):
     assert packing.stored_id(course) == "김민준"
 
 
+@pytest.mark.slow
 def test_a_wrong_id_typed_again_and_again_or_none_at_all_stops_cleanly(abkit, course, monkeypatch):
     monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
     monkeypatch.setattr("builtins.input", lambda prompt: "a b")
@@ -115,6 +118,7 @@ def test_a_wrong_id_typed_again_and_again_or_none_at_all_stops_cleanly(abkit, co
         assert run.status == 2 and "cannot be a student id" in run.err and "Traceback" not in run.err
 
 
+@pytest.mark.slow
 def test_helpers_the_exercises_import_are_packed_and_nothing_else(abkit, course):
     folder = course / "exercises"
     solve(course, "alphabeta")
@@ -136,6 +140,7 @@ def test_helpers_the_exercises_import_are_packed_and_nothing_else(abkit, course)
     assert "exercises/scratch.py" not in names and "exercises/conftest.py" not in names
 
 
+@pytest.mark.slow
 def test_nothing_to_hand_in_or_nowhere_to_write_says_so(abkit, course, tmp_path):
     for name in EXERCISES:
         (course / "exercises" / f"{name}.py").unlink()
@@ -178,6 +183,7 @@ def grade(abkit, folder: Path, out: Path, lang: str = "en"):
     return rows
 
 
+@pytest.mark.slow
 def test_grade_reads_a_packed_zip_and_reports_each_mismatch(abkit, handin, tmp_path):
     klass = tmp_path / "class"
     klass.mkdir()
@@ -251,6 +257,7 @@ def test_a_manifest_that_is_not_one_is_refused_with_the_reason(data, why):
     assert handin_cell({"status": "mismatch", "problems": ["x" * 400]}) == "mismatch: " + "x" * 290
 
 
+@pytest.mark.slow
 def test_a_broken_or_manifest_less_zip_is_graded_as_before(abkit, handin, tmp_path):
     klass = tmp_path / "class"
     klass.mkdir()
@@ -286,8 +293,8 @@ def test_the_histogram_has_round_bins_and_a_y_axis(tmp_path):
 
 def test_the_manifest_is_found_where_an_lms_may_put_it_and_never_in_a_broken_entry(tmp_path):
     from abkit.i18n import Message
-    from grader.handin import check_handin, find_manifest
-    from grader.submissions import Submission, unpack
+    from abkit.grader.handin import check_handin, find_manifest
+    from abkit.grader.submissions import Submission, unpack
 
     manifest = {"format": 1, "kit_version": __version__, "course": None, "student": "s1", "created": "now",
                 "files": {"alphabeta.py": hashlib.sha256(b"A = 1\n").hexdigest()}}
@@ -312,8 +319,8 @@ def test_the_manifest_is_found_where_an_lms_may_put_it_and_never_in_a_broken_ent
 
 
 def test_a_hand_in_far_from_its_manifest_names_ten_differences_and_counts_the_rest(tmp_path):
-    from grader.handin import check_handin
-    from grader.submissions import Submission, unpack
+    from abkit.grader.handin import check_handin
+    from abkit.grader.submissions import Submission, unpack
 
     listed = {f"gone{k}.py": "0" * 64 for k in range(30)}
     entry = tmp_path / "s1.zip"
@@ -329,9 +336,9 @@ def test_a_hand_in_far_from_its_manifest_names_ten_differences_and_counts_the_re
 def test_a_saved_grade_is_not_reused_when_what_the_hand_in_is_held_against_changes(tmp_path):
     """A folder's fingerprint covers its Python files; its manifest (top or one folder down), the course and whether
     names are ids decide the hand-in's verdict too, so each of them changes what a saved grade must match."""
-    from grader.grading import Grader
-    from grader.rubric import load_rubric
-    from grader.submissions import Submission
+    from abkit.grader.grading import Grader
+    from abkit.grader.rubric import load_rubric
+    from abkit.grader.submissions import Submission
 
     grader = Grader(load_rubric(), seed=3)
     (tmp_path / "s1" / "inner").mkdir(parents=True)

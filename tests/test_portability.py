@@ -17,8 +17,8 @@ import types
 import pytest
 
 from abkit.loading import EXERCISES, KIT_ROOT, SOLUTIONS
-from grader import cli
-from studentloop import limits, watch
+from abkit.cli import main as cli
+from abkit.studentloop import limits, watch
 
 INFO = (EXERCISES / "info.yaml").read_text(encoding="utf-8")
 MINIMAX_ONLY = INFO.split("  - name: alphabeta\n")[0]
@@ -55,7 +55,7 @@ def test_the_whole_check_runs_on_a_console_of_another_encoding(encoding, words):
     """In a real process whose stdout is cp949 or cp1252 (as a Windows pipe): no crash, UTF-8 out."""
     env = {**os.environ, "PYTHONIOENCODING": "", "PYTHONUTF8": "0", "LC_ALL": "C"}
     code = f"import io, sys; sys.stdout = io.TextIOWrapper(sys.stdout.buffer, encoding={encoding!r}); " \
-           "from grader.cli import main; sys.exit(main(['check', '--lang', " + repr("ko" if encoding == "cp949" else "en") + "]))"
+           "from abkit.cli.main import main; sys.exit(main(['check', '--lang', " + repr("ko" if encoding == "cp949" else "en") + "]))"
     proc = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, env=env, timeout=120)
     assert proc.returncode == 1 and b"Traceback" not in proc.stderr
     assert words in proc.stdout.decode("utf-8") and "○" in proc.stdout.decode("utf-8")
@@ -63,7 +63,7 @@ def test_the_whole_check_runs_on_a_console_of_another_encoding(encoding, words):
 
 def test_an_encoding_the_user_chose_is_kept_with_ascii_glyphs():
     env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
-    proc = subprocess.run([sys.executable, "-m", "grader", "check", "--lang", "ko"], cwd=KIT_ROOT, capture_output=True,
+    proc = subprocess.run([sys.executable, "-m", "abkit.cli", "check", "--lang", "ko"], cwd=KIT_ROOT, capture_output=True,
                           env=env, timeout=120)
     text = proc.stdout.decode("cp1252")
     assert proc.returncode == 1 and b"Traceback" not in proc.stderr
@@ -133,7 +133,7 @@ def check_in_a_process(tmp_path, simulate: str, lang: str = "en") -> subprocess.
     info = MINIMAX_ONLY.replace("time_limit: 2", "time_limit: 20\nmemory_limit: 64")
     (tmp_path / "info.yaml").write_text(info, encoding="utf-8")
     code = textwrap.dedent(simulate) + textwrap.dedent(f"""
-        from grader.cli import main
+        from abkit.cli.main import main
         raise SystemExit(main(["check", "minimax", "--exercises", {str(tmp_path)!r}, "--lang", {lang!r}]))
     """)
     return subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True, text=True,
@@ -151,8 +151,7 @@ def test_where_the_system_takes_a_memory_limit_a_runaway_search_meets_memory_err
 
 REFUSED = """
     import resource
-    import studentloop.limits
-
+    from abkit.studentloop import limits as loop_limits
     class Refusing:
         def __getattr__(self, name):
             return getattr(resource, name)
@@ -160,10 +159,11 @@ REFUSED = """
         def setrlimit(self, which, limits):
             raise ValueError("current limit exceeds maximum limit")  # as macOS says for RLIMIT_AS
 
-    studentloop.limits._resource = lambda: Refusing()
+    loop_limits._resource = lambda: Refusing()
 """
 
 
+@pytest.mark.slow
 def test_a_refused_limit_is_named_and_a_watchdog_stops_the_search(tmp_path):
     proc = check_in_a_process(tmp_path, REFUSED)
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
@@ -177,7 +177,7 @@ def test_a_refused_limit_is_named_and_a_watchdog_stops_the_search(tmp_path):
 
 
 def test_without_a_resource_module_tracemalloc_watches_and_says_so(tmp_path):
-    proc = check_in_a_process(tmp_path, "import studentloop.limits\nstudentloop.limits._resource = lambda: None\n")
+    proc = check_in_a_process(tmp_path, "from abkit.studentloop import limits\nlimits._resource = lambda: None\n")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
     assert ("Memory: this system sets no resource limits (Python has no resource module here), so abkit check "
             "watches the memory from a thread instead (tracemalloc)") in proc.stdout
@@ -275,7 +275,7 @@ def test_the_readme_sets_up_in_powershell_too():
 # -- grading: a limit the system refuses is said, not dropped -------------------------------------------------
 
 def test_the_grading_child_names_each_limit_the_system_refuses():
-    from grader.child import set_limits
+    from abkit.grader.child import set_limits
 
     class MacLike:
         RLIMIT_CPU, RLIMIT_AS, RLIMIT_CORE = 0, 5, 4  # no RLIMIT_FSIZE here, to name a missing one too
@@ -293,7 +293,7 @@ def test_the_grading_child_names_each_limit_the_system_refuses():
 
 
 def test_abkit_grade_warns_about_refused_limits(capsys):
-    from grader.commands.grade import report_defences
+    from abkit.cli.instructor.grade import report_defences
 
     report_defences({"landlock": 7, "seccomp": True, "hidden": True, "reasons": [],
                      "refused": ["RLIMIT_AS: ValueError: current limit exceeds maximum limit"]}, "en")

@@ -9,12 +9,15 @@ from __future__ import annotations
 import dataclasses
 import math
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from abkit.game import MAX, MIN
 from abkit.tree import TreeGame, backed_up_values, from_nested
 from abkit.reference import reference, reference_trace
+
+pytestmark = pytest.mark.slow  # every test here has hypothesis search many generated trees
 
 leaf = st.one_of(st.integers(-5, 5), st.sampled_from([-2.5, 0.5, 1.25]))
 nested = st.recursive(leaf, lambda kids: st.lists(kids, min_size=1, max_size=4), max_leaves=40)

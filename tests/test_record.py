@@ -302,8 +302,8 @@ NO_MAX_VALUE = PRIVATE_HELPERS.replace("max_value, min_value = _max, _min", "min
 
 
 def test_grade_fails_only_the_values_when_the_roots_own_call_raises(tmp_path):
-    from grader.batch import grade_batch
-    from grader.rubric import load_rubric
+    from abkit.grader.batch import grade_batch
+    from abkit.grader.rubric import load_rubric
 
     (tmp_path / "class" / "helpers").mkdir(parents=True)
     (tmp_path / "class" / "helpers" / "alphabeta.py").write_text(NO_MAX_VALUE, encoding="utf-8")

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import abkit
-import studentloop
+from abkit import studentloop
 from abkit import records
 from abkit.records import record
 
@@ -58,7 +58,7 @@ def state(obj: object) -> dict:
 def test_the_core_and_the_students_commands_declare_records():
     names = {f"{c.__module__}.{c.__qualname__}" for c in CLASSES}
     assert {"abkit.tree.Tree", "abkit.trace.Call", "abkit.trace.Trace", "abkit.fixture.Fixture",
-            "abkit.feedback.TestResult", "studentloop.check.TestCase"} <= names
+            "abkit.feedback.TestResult", "abkit.studentloop.check.TestCase"} <= names
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__qualname__)

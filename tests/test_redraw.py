@@ -12,9 +12,9 @@ from abkit.coursefolder import chosen_course, course_id
 from abkit.fixture import fixture_paths, load_fixture, parse_fixture
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT
 from abkit.randomtree import random_tree
-from authoring import redraw
-from authoring.course import init_course
-from authoring.verify import verify_fixture
+from abkit.authoring import redraw
+from abkit.authoring.course import init_course
+from abkit.authoring.verify import verify_fixture
 
 PUBLISHED = {load_fixture(p).id: load_fixture(p) for p in fixture_paths([HIDDEN_FIXTURES])}
 
@@ -30,6 +30,7 @@ def hidden_texts(course: Path) -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in sorted((course / "fixtures" / "hidden").glob("*.yaml"))}
 
 
+@pytest.mark.slow
 def test_a_new_course_draws_its_own_hidden_trees_and_the_same_seed_the_same_ones(abkit, outside):
     run = abkit("init", "one", "--seed", "42", "--lang", "en")
     assert run.status == 0 and "hidden trees drawn afresh from seed 42" in run.out
@@ -54,11 +55,12 @@ def test_no_drawn_id_or_title_names_a_seed_the_public_generator_could_replay(out
         assert not any("seed" in title or "시드" in title for title in fixture.title.values())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rule", [True, False])
 def test_a_tree_written_for_both_rules_stays_one_tree_and_the_course_tests_only_its_rules(outside, rule):
     """The published rule-split-max and rule-split-max-cs188 are one tree written for each rule: drawn again, they
     must stay one (else a course keeps the other rule's, recomputed, under a title naming the other rule)."""
-    from abkit.courserule import counterpart_key, for_course_rule
+    from abkit.courserule import counterpart_key, for_course_rule, keep
 
     pairs = {}
     for fixture in PUBLISHED.values():
@@ -71,13 +73,14 @@ def test_a_tree_written_for_both_rules_stays_one_tree_and_the_course_tests_only_
     assert (aima.prune_on_equality, cs188.prune_on_equality) == (True, False)
     assert aima.expected["alphabeta"] != cs188.expected["alphabeta"]  # the drawn tree still splits the rules
     with chosen_course(outside / "c"):
-        kept = for_course_rule(list(drawn.values()), rule, recompute=False)
+        kept = for_course_rule(list(drawn.values()), rule, keep)
     other = "(CS188 rule)" if rule else "(AIMA rule)"
     ids = {f.id for f in kept}
     assert ("rule-split-max" in ids, "rule-split-max-cs188" in ids) == (rule, not rule)  # the other replaced
     assert not [f.id for f in kept if other in f.title.get("en", "")]
 
 
+@pytest.mark.slow
 def test_every_drawn_tree_is_as_hard_as_the_one_it_replaces_and_verifies(outside):
     init_course(outside / "c", seed=1234)
     folder = outside / "c" / "fixtures" / "hidden"
@@ -104,6 +107,7 @@ def test_every_drawn_tree_is_as_hard_as_the_one_it_replaces_and_verifies(outside
             assert all(low <= v <= high for v in [*fixture.tree.utilities.values(), *fixture.tree.heuristics.values()])
 
 
+@pytest.mark.slow
 def test_fixtures_verify_covers_the_drawn_trees(abkit, outside):
     init_course(outside / "c", seed=99)
     run = abkit("--course", outside / "c", "fixtures", "verify", "--lang", "en")
@@ -115,6 +119,7 @@ def test_fixtures_verify_covers_the_drawn_trees(abkit, outside):
     assert run.status == 1 and "aima-variant.yaml" in run.out and "expected.alphabeta.nodes" in run.out
 
 
+@pytest.mark.slow
 def test_redrawing_in_a_course_with_the_same_seed_gives_the_same_trees(abkit, outside):
     init_course(outside / "a", seed=7)
     init_course(outside / "b", seed=8)

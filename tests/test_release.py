@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -11,13 +12,13 @@ import pytest
 
 from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES, SOLUTIONS
-from authoring.stubs import BEGIN, END
+from abkit.authoring.stubs import BEGIN, END
 
 
 @pytest.fixture(scope="module")
 def edition(tmp_path_factory):
     """The student edition, written once for this module's tests."""
-    from authoring.release import build_student_edition
+    from abkit.authoring.release import build_student_edition
 
     out = tmp_path_factory.mktemp("release") / "abkit-student"
     build_student_edition(out)
@@ -53,6 +54,7 @@ def run(folder, *args, env=None):
                           env=environment, timeout=120)
 
 
+@pytest.mark.slow
 def test_no_solution_body_appears_anywhere(edition):
     files = dict(texts(edition))
     assert not (edition / "solutions").exists() and not (edition / "fixtures" / "hidden").exists()
@@ -75,6 +77,7 @@ def shape(tree) -> tuple:
     return tuple(sorted(tree.children.items())), tuple(sorted(tree.utilities.items()))
 
 
+@pytest.mark.slow
 def test_no_hidden_tree_or_expectation_appears_anywhere(edition):
     hidden = [load_fixture(p) for p in fixture_paths([HIDDEN_FIXTURES])]
     public = {shape(f.tree) for f in map(load_fixture, fixture_paths([PUBLIC_FIXTURES])) if f.tree is not None}
@@ -94,47 +97,51 @@ def test_no_hidden_tree_or_expectation_appears_anywhere(edition):
         assert all(shape(f.tree) != shape(secret.tree) for f in shipped if f.tree is not None), secret.id
 
 
+@pytest.mark.slow
 def test_only_the_student_commands_and_the_hidden_counts(edition):
     info = (edition / "exercises" / "info.yaml").read_text(encoding="utf-8")
     assert "hidden:\n  minimax: " in info
-    proc = run(edition, "-m", "grader", "--help")
+    proc = run(edition, "-m", "abkit.cli", "--help")
     assert proc.returncode == 0
     assert all(f"    {name} " in proc.stdout for name in ("check", "hint", "watch", "trace"))
     assert not any(f"    {name} " in proc.stdout for name in ("grade", "stubs", "release", "fixtures", "handouts"))
     assert "exercises and checks for minimax" in proc.stdout and "grading" not in proc.stdout  # what it offers
 
 
+@pytest.mark.slow
 def test_check_fails_on_the_stubs_and_passes_with_correct_code(edition, tmp_path):
     copy = tmp_path / "edition"
     shutil.copytree(edition, copy)
-    proc = run(copy, "-m", "grader", "check")
+    proc = run(copy, "-m", "abkit.cli", "check")
     assert proc.returncode == 1 and "Not started yet" in proc.stdout and "Progress: 0/5 exercises" in proc.stdout
     for name in ("minimax.py", "alphabeta.py", "alphabeta_cutoff.py", "expectimax.py", "ordering.py"):
         shutil.copy(SOLUTIONS / name, copy / "exercises" / name)
-    proc = run(copy, "-m", "grader", "check", "--lang", "ko")
+    proc = run(copy, "-m", "abkit.cli", "check", "--lang", "ko")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "진행: 연습 문제 5개 중 5개 완료" in proc.stdout and "✗" not in proc.stdout
-    assert str(copy) in run(copy, "-c", "import grader, abkit.loading as l; print(l.KIT_ROOT)").stdout
+    assert str(copy) in run(copy, "-c", "import abkit.cli.main as m, abkit.loading as l; print(l.KIT_ROOT, m.__file__)").stdout
     proc = run(copy, "-m", "pytest", "-p", "no:cacheprovider")
     assert proc.returncode == 0 and " passed" in proc.stdout and "failed" not in proc.stdout
 
 
+@pytest.mark.slow
 def test_the_step_through_pages_work_in_the_edition(edition, tmp_path):
-    """``trace --html`` and ``check --html`` (README, For students) write their pages from the edition's own code."""
+    """``trace --html`` and ``check --html`` (docs/students.md) write their pages from the edition's own code."""
     copy = tmp_path / "edition"
     shutil.copytree(edition, copy)
-    proc = run(copy, "-m", "grader", "trace", "fixtures/public/aima-fig-5-2.yaml", "--html", str(tmp_path / "fig.html"))
+    proc = run(copy, "-m", "abkit.cli", "trace", "fixtures/public/aima-fig-5-2.yaml", "--html", str(tmp_path / "fig.html"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert 'class="abk-data"' in (tmp_path / "fig.html").read_text(encoding="utf-8")
     wrong = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8").replace("v = max(v,", "v = min(v,")
     (copy / "exercises" / "minimax.py").write_text(wrong, encoding="utf-8")  # MAX-VALUE keeps the least value
-    proc = run(copy, "-m", "grader", "check", "minimax", "--html", str(tmp_path / "pages"))
+    proc = run(copy, "-m", "abkit.cli", "check", "minimax", "--html", str(tmp_path / "pages"))
     assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
     assert list((tmp_path / "pages").glob("*.html"))
-    where = run(copy, "-c", "import stepthrough.page as p; print(p.ASSETS)").stdout
+    where = run(copy, "-c", "import abkit.stepthrough.page as p; print(p.ASSETS)").stdout
     assert str(copy) in where
 
 
+@pytest.mark.slow
 def test_pytest_reports_a_wrong_search_in_check_words(edition, tmp_path):
     copy = tmp_path / "edition"
     shutil.copytree(edition, copy)
@@ -166,24 +173,42 @@ def test_the_release_command_copies_handouts(abkit, tmp_path):
     assert (tmp_path / "out" / "handouts" / "ko" / "notes.html").read_text(encoding="utf-8") == "<p>notes</p>"
 
 
+@pytest.mark.slow
 def test_every_module_the_edition_imports_is_in_the_edition(edition):
     """An editable install would find a missing module in the kit, so the release test run alone cannot tell: every
-    kit module a shipped module imports when it loads (its top-level imports, read with ``ast``) is shipped too."""
+    kit module a shipped module imports (read with ``ast``, at its top or in a function) is shipped too, but the
+    reference loader, which a student's command imports only where the course holds solutions."""
     import ast
 
-    kit = ("abkit", "grader", "studentloop", "stepthrough", "handouts", "authoring")
-    for path in sorted(edition.rglob("*.py")):
-        if path.parts[len(edition.parts)] not in kit:
-            continue
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for path in sorted((edition / "abkit").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
                 [node.module] if isinstance(node, ast.ImportFrom) and node.module and not node.level else []
-            for name in (n for n in names if n.split(".")[0] in kit):
+            for name in (n for n in names if n.split(".")[0] == "abkit" and n != "abkit.reference"):
                 module = edition.joinpath(*name.split("."))
                 assert module.with_suffix(".py").is_file() or (module / "__init__.py").is_file(), \
                     f"{path.relative_to(edition)} imports {name}, which the release leaves out"
 
 
+@pytest.mark.slow
+def test_the_edition_is_the_student_commands_and_what_they_import_whole(edition):
+    """Whole folders, none of the grading pipeline, the course tools or the handouts: the command line's student
+    group alone, and every file of the parts shipped."""
+    from abkit.kitcode import part_folder
+
+    shipped = edition / "abkit"
+    assert sorted(p.name for p in shipped.iterdir() if p.is_dir() and p.name != "__pycache__") == \
+        ["cli", "messages", "stepthrough", "studentloop"]
+    assert sorted(p.name for p in (shipped / "cli").iterdir() if p.is_dir() and p.name != "__pycache__") == ["student"]
+    assert not [p for p in edition.rglob("*") if p.name in ("grader", "authoring", "handouts", "reference")]
+    for part in ("studentloop", "stepthrough"):
+        kit = sorted(p.relative_to(part_folder(part)) for p in part_folder(part).rglob("*")
+                     if p.is_file() and p.suffix != ".md" and "__pycache__" not in p.parts)
+        assert sorted(p.relative_to(shipped / part) for p in (shipped / part).rglob("*")
+                      if p.is_file() and "__pycache__" not in p.parts) == kit
+
+
+@pytest.mark.slow
 def test_the_release_refuses_public_trees_whose_answers_students_would_be_held_to_wrongly(abkit, tmp_path):
     """The edition's check holds code to the public fixtures' expected: blocks, which grading does not read: a
     block the reference does not reproduce, or none, is refused before anything is written."""
@@ -205,3 +230,19 @@ def test_the_release_refuses_public_trees_whose_answers_students_would_be_held_t
                                 "expected.alphabeta block is missing" in run_.err
     fixture.write_text(text, encoding="utf-8")
     assert abkit("--course", course, "release", "student", "--out", tmp_path / "edition", "--lang", "en").status == 0
+
+
+def test_the_editions_readme_is_in_the_release_language_first(edition, tmp_path):
+    """A Korean student's first screen is Korean (``release --lang ko``); the default edition's is English. Both
+    languages are there whole, the release language's first."""
+    from abkit.authoring.release import build_student_edition
+
+    build_student_edition(tmp_path / "ko", lang="ko")
+    korean = (tmp_path / "ko" / "README.md").read_text(encoding="utf-8")
+    english = (edition / "README.md").read_text(encoding="utf-8")
+    assert korean.startswith("# abkit — 학생용\n") and english.startswith("# abkit — student edition\n")
+    first = korean.split("```", 1)[0].splitlines()
+    assert len([line for line in first if line.strip()]) >= 5 and all(
+        re.search(r"[가-힣]", line) for line in first if line.strip()), first
+    assert korean.index("# abkit — student edition") > korean.index("```")
+    assert english.index("# abkit — 학생용") > english.index("```")

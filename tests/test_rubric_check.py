@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from grader.cli import main
-from grader.rubric import RubricError, default_rubric, load_rubric
+from abkit.cli.main import main
+from abkit.grader.rubric import RubricError, default_rubric, load_rubric
 
 RUBRIC = default_rubric().read_text(encoding="utf-8")
 

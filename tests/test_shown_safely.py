@@ -9,10 +9,10 @@ import json
 import pytest
 
 from abkit.loading import SOLUTIONS
-from grader.batch import Outcome, Progress, grade_batch
-from grader.rubric import load_rubric
-from grader.safetext import csv_cell, markdown, terminal
-from grader.sandbox import Limits
+from abkit.grader.batch import Outcome, Progress, grade_batch
+from abkit.grader.rubric import load_rubric
+from abkit.safetext import csv_cell, markdown, terminal
+from abkit.grader.sandbox import Limits
 
 
 @pytest.mark.parametrize("text, shown", [
@@ -106,9 +106,10 @@ def min_value(game, state, alpha, beta):
 '''
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sources", ["[public, hidden]", "[public]"])
 def test_what_a_process_printed_before_it_ended_is_withheld_once_it_received_a_hidden_test(tmp_path, sources):
-    from grader.grading import Grader
+    from abkit.grader.grading import Grader
 
     rubric_path = tmp_path / "rubric.yaml"
     rubric_path.write_text(f"fixtures: {sources}\nrandom_trees: {{count: 0}}\ndirect_tests: 0\n"

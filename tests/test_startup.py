@@ -15,14 +15,19 @@ import sys
 import pytest
 
 from abkit.loading import KIT_ROOT, SOLUTIONS
-from grader.cli import COMMANDS, named_command
+from abkit.cli.groups import commands
+from abkit.cli.main import named_command
+
+pytestmark = pytest.mark.slow  # every test here starts the command line in a new process and watches what it imports
+
+COMMANDS = commands()
 
 #: run the command line given as arguments; print the modules it imported (those of the interpreter's start and
 #: of a coverage run's measuring are left out: they were there before)
 PROBE = """\
 import contextlib, io, sys
 before = set(sys.modules)
-from grader.cli import main
+from abkit.cli.main import main
 with contextlib.redirect_stdout(io.StringIO()):
     try:
         status = main(sys.argv[1:])
@@ -36,8 +41,8 @@ print(json.dumps({"status": status, "modules": modules}))
 #: the instructor's pipeline, the handouts, authoring, and the standard library's heavier modules (``typing``: the
 #: annotations are strings; ``pickle``: the cache loads through its accelerator ``_pickle``)
 NEVER = ("yaml", "jinja2", "typst", "abkit.fixtureread", "abkit.yamlsafe", "abkit.randomtree", "abkit.reference",
-         "grader.commands.grade", "grader.commands.trace", "grader.commands.fixtures", "grader.commands.handouts",
-         "grader.sandbox", "grader.batch", "grader.testplan", "grader.mistakes", "handouts", "authoring",
+         "abkit.cli.instructor.grade", "abkit.cli.student.trace", "abkit.cli.course.fixtures", "abkit.cli.instructor.handouts",
+         "abkit.grader.sandbox", "abkit.grader.batch", "abkit.grader.testplan", "abkit.grader.mistakes", "handouts", "authoring",
          "stepthrough", "shutil", "tempfile", "subprocess", "hashlib", "json", "multiprocessing", "zipfile", "locale",
          "typing", "pickle")
 
@@ -68,7 +73,7 @@ def test_a_student_command_imports_nothing_it_does_not_use(args, correct):
     unused = sorted(m for m in modules if m.split(".")[0] in NEVER or m in NEVER or
                     any(m.startswith(f"{n}.") for n in NEVER))
     assert not unused, unused
-    assert {f"grader.commands.{c}" for c in COMMANDS} & modules <= {f"grader.commands.{args[0]}"}
+    assert set(COMMANDS.values()) & modules <= {COMMANDS.get(args[0])}
 
 
 @pytest.mark.parametrize("args", [("check", "alphabeta"), ("check",)], ids=lambda a: " ".join(a))
@@ -77,8 +82,8 @@ def test_a_plain_check_imports_no_argument_parser(args):
     proc = subprocess.run([sys.executable, "-c", PROBE, *args], cwd=KIT_ROOT, capture_output=True, text=True,
                           encoding="utf-8", timeout=120, env={**os.environ, "ABKIT_LANG": "en"})
     report = json.loads(proc.stdout.splitlines()[-1])
-    assert report["status"] == 1 and not {"argparse", "gettext", "grader.arguments"} & set(report["modules"])
-    assert {"argparse", "grader.arguments"} <= imported(*args, "--all")
+    assert report["status"] == 1 and not {"argparse", "gettext", "abkit.cli.arguments"} & set(report["modules"])
+    assert {"argparse", "abkit.cli.arguments"} <= imported(*args, "--all")
 
 
 @pytest.mark.parametrize("argv, named", [
@@ -96,7 +101,7 @@ def test_help_and_usage_errors_list_every_subject(abkit):
     run = abkit("--help", "--lang", "en")
     assert run.status == 0 and all(c in run.out for c in COMMANDS)
     run = abkit("nosuch", "--lang", "en")
-    assert run.status == 2 and "invalid choice: 'nosuch'" in run.err and all(c in run.err for c in COMMANDS)
+    assert run.status == 2 and "has no command 'nosuch'" in run.err and all(c in run.err for c in COMMANDS)
     assert abkit("--lang", "en").status == 2
 
 
@@ -117,7 +122,7 @@ def test_a_check_of_passing_code_imports_no_traceback_formatting(correct):
 
 
 #: the console script run as a student's terminal runs it: nothing measures it (coverage's variables left out)
-SCRIPT = [sys.executable, "-c", "from grader.cli import script; script()"]
+SCRIPT = [sys.executable, "-c", "from abkit.cli.main import script; script()"]
 
 
 def _unmeasured() -> dict:
@@ -153,7 +158,7 @@ def test_inspect_is_imported_only_when_something_uses_it():
     is the real module, for that code and every import after it."""
     code = """
 import sys
-import abkit.tree, abkit.trace, grader.cli, dataclasses
+import abkit.tree, abkit.trace, abkit.cli.main, dataclasses
 print("ast" in sys.modules, "tokenize" in sys.modules, type(sys.modules["inspect"]).__name__)
 
 @dataclasses.dataclass
@@ -174,7 +179,7 @@ print(signature(Undocumented) == inspect.signature(Undocumented), dataclasses.in
 @pytest.mark.parametrize("lang, other", [("en", "ko"), ("ko", "en")])
 def test_a_check_reads_the_catalogue_of_its_language_only(lang, other, correct, monkeypatch):
     from abkit import i18n
-    from studentloop.report import check
+    from abkit.studentloop.report import check
 
     monkeypatch.setattr(i18n, "catalogue", read := _counting(i18n.catalogue))
     lines, ok = check(correct, "alphabeta", lang)

@@ -21,12 +21,12 @@ from abkit.loading import KIT_ROOT, load_module
 from abkit.trace import Trace, traced_search
 from abkit.tree import TreeGame
 from abkit.compare import compare
-from grader.mistakes import BY_ID, CATALOGUE, mutant
+from abkit.grader.mistakes import BY_ID, CATALOGUE, mutant
 from abkit.reference import reference_trace
-from stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
-from handouts.exercises import equality_cuts, root_tie
-from handouts.practice import difficulty, practice_answers, practice_tree, search, variant_tree
-from stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
+from abkit.stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
+from abkit.handouts.exercises import equality_cuts, root_tie
+from abkit.handouts.practice import difficulty, practice_answers, practice_tree, search, variant_tree
+from abkit.stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
 from abkit.textree import fmt
 
 PUBLIC = KIT_ROOT / "fixtures" / "public"
@@ -35,7 +35,7 @@ ALGORITHMS = ("alphabeta", "minimax", "cutoff", "expectimax", "ordering")
 
 def tree_cases():
     """(fixture, algorithm) for every public game tree and every algorithm the kit traces on it."""
-    from grader.commands.trace import _can_run
+    from abkit.cli.student.trace import _can_run
 
     for path in fixture_paths([PUBLIC]):
         fx = load_fixture(path)
@@ -260,7 +260,7 @@ def test_a_page_escapes_whatever_the_students_trace_holds():
                     error=f"ValueError: {evil}")
     expected = expected_trace(fx, "alphabeta")
     from abkit.feedback import TestResult
-    from stepthrough.page import student_page
+    from abkit.stepthrough.page import student_page
 
     result = TestResult("alphabeta", f"alphabeta/{evil}", {"en": evil}, "error", compare(student, expected, fx.tree),
                         student, expected, fx.tree)
@@ -367,7 +367,7 @@ def test_practice_is_seeded_and_checks_its_arguments(tmp_path, abkit):
 def test_check_html_writes_a_page_per_failing_public_test(tmp_path, abkit, monkeypatch):
     folder = tmp_path / "mine"
     shutil.copytree(KIT_ROOT / "exercises", folder)
-    from grader.mistakes import mutant_source
+    from abkit.grader.mistakes import mutant_source
 
     (folder / "alphabeta.py").write_text(mutant_source(BY_ID["cut_after_loop"]), encoding="utf-8")
     run = abkit("check", "alphabeta", "--exercises", folder, "--html", tmp_path / "pages", "--lang", "en")
@@ -387,8 +387,8 @@ def test_check_html_writes_a_page_per_failing_public_test(tmp_path, abkit, monke
 @pytest.fixture(scope="module")
 def graded_class(tmp_path_factory):
     """A class of two: one with a named mistake, one correct; graded in-process."""
-    from grader.cli import main
-    from grader.mistakes import mutant_source
+    from abkit.cli.main import main
+    from abkit.grader.mistakes import mutant_source
 
     root = tmp_path_factory.mktemp("class")
     for student, source in (("mallory", mutant_source(BY_ID["no_pass_down"])),
@@ -400,6 +400,7 @@ def graded_class(tmp_path_factory):
     return root
 
 
+@pytest.mark.slow
 def test_grade_writes_pages_for_failing_visible_tests_only(graded_class):
     out = graded_class / "out" / "students"
     results = json.loads((out / "mallory" / "results.json").read_text(encoding="utf-8"))
@@ -418,8 +419,8 @@ def test_grade_writes_pages_for_failing_visible_tests_only(graded_class):
 
 @pytest.mark.parametrize("setting, want", [("all", "every"), ("0", "none")])
 def test_the_rubric_chooses_how_many_failing_tests_get_a_page(tmp_path, setting, want):
-    from grader.cli import main
-    from grader.mistakes import mutant_source
+    from abkit.cli.main import main
+    from abkit.grader.mistakes import mutant_source
 
     (tmp_path / "in" / "mallory").mkdir(parents=True)
     (tmp_path / "in" / "mallory" / "alphabeta.py").write_text(mutant_source(BY_ID["no_pass_down"]), encoding="utf-8")
@@ -439,14 +440,14 @@ def test_the_rubric_chooses_how_many_failing_tests_get_a_page(tmp_path, setting,
 
 def test_a_page_that_cannot_be_made_costs_the_student_nothing(tmp_path, monkeypatch):
     """A step-through page is an extra: when rendering one fails, the grade and the feedback are written as ever."""
-    import stepthrough.page
-    from grader.cli import main
-    from grader.mistakes import mutant_source
+    from abkit.stepthrough import page as page_module
+    from abkit.cli.main import main
+    from abkit.grader.mistakes import mutant_source
 
     def broken(result, lang):
         raise RuntimeError("a renderer's bug")
 
-    monkeypatch.setattr(stepthrough.page, "student_page", broken)
+    monkeypatch.setattr(page_module, "student_page", broken)
     (tmp_path / "in" / "mallory").mkdir(parents=True)
     (tmp_path / "in" / "mallory" / "alphabeta.py").write_text(mutant_source(BY_ID["no_pass_down"]), encoding="utf-8")
     assert main(["grade", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "-j", "1", "--timeout", "5",
@@ -457,8 +458,9 @@ def test_a_page_that_cannot_be_made_costs_the_student_nothing(tmp_path, monkeypa
     assert not list(folder.glob("steps-*.html")) and "steps-" not in (folder / "feedback.md").read_text("utf-8")
 
 
+@pytest.mark.slow
 def test_regrading_removes_the_pages_of_tests_that_pass_now(graded_class):
-    from grader.cli import main
+    from abkit.cli.main import main
 
     student = graded_class / "in" / "mallory"
     (student / "alphabeta.py").write_text((KIT_ROOT / "solutions" / "alphabeta.py").read_text(encoding="utf-8"),
@@ -480,7 +482,7 @@ def test_wants_page_only_for_failed_searches_on_trees():
     assert not wants_page(TestResult("a", "a", status="timeout", tree=fx.tree))
     assert not wants_page(TestResult("a", "a", status="failed", student=trace, expected=trace, tree=None))
     from abkit.randomtree import random_tree
-    from stepthrough.page import MAX_PAGE_NODES
+    from abkit.stepthrough.page import MAX_PAGE_NODES
 
     big = random_tree(3, 7, seed=1)  # 3,280 nodes: its page would take seconds and megabytes per failing student
     assert len(big) > MAX_PAGE_NODES
@@ -489,8 +491,8 @@ def test_wants_page_only_for_failed_searches_on_trees():
 
 
 def test_the_handout_html_steps_through_its_worked_examples_and_the_pdf_source_does_not():
-    from handouts.content import build_document
-    from handouts.render import render_html, render_typst
+    from abkit.handouts.content import build_document
+    from abkit.handouts.render import render_html, render_typst
 
     for lang in ("en", "ko"):
         document = build_document(lang, "handout")

@@ -29,12 +29,14 @@ from abkit.trace import traced_search
 from abkit.tree import TreeGame
 from abkit.compare import compare
 from abkit.feedback import TestResult
-from grader.mistakes import mutant
+from abkit.grader.mistakes import mutant
 from abkit.reference import reference_trace
-from stepthrough.page import student_page, trace_page
-from handouts.practice import practice_page, practice_tree, search
-from stepthrough.steps import steps_of
+from abkit.stepthrough.page import student_page, trace_page
+from abkit.handouts.practice import practice_page, practice_tree, search
+from abkit.stepthrough.steps import steps_of
 from abkit.textree import fmt
+
+pytestmark = pytest.mark.slow  # every test here drives a browser
 
 PUBLIC = KIT_ROOT / "fixtures" / "public"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -9,7 +9,7 @@ import pytest
 
 from abkit.loading import EXERCISES, SOLUTIONS, load_module
 from abkit.info import load_info
-from authoring.stubs import BEGIN, END, MarkerError, drifted, make_stub, stub_pairs
+from abkit.authoring.stubs import BEGIN, END, MarkerError, drifted, make_stub, stub_pairs
 
 NAMES = load_info(EXERCISES / "info.yaml").names()
 
@@ -35,8 +35,7 @@ def test_committed_stubs_are_what_the_generator_writes(abkit):
 
 
 def test_a_drifted_stub_is_reported_and_rewritten(abkit, tmp_path, monkeypatch):
-    import authoring.stubs as stubs
-
+    import abkit.authoring.stubs as stubs
     folder = tmp_path / "exercises"
     folder.mkdir()
     (folder / "minimax.py").write_text("# edited by hand\n", encoding="utf-8")

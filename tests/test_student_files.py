@@ -18,14 +18,14 @@ import pytest
 
 from abkit.i18n import catalogue
 from abkit.loading import KIT_ROOT, SOLUTIONS
-from grader import picking
-from grader.batch import grade_batch
-from grader.grading import Grader
-from grader.picking import NotebookError, near_stem, notebook_code, pick
-from grader.reports import folder_names, issue_text, read_results, results_json
-from grader.rubric import EXERCISES, load_rubric
-from grader.sandbox import Limits
-from grader.submissions import Submission
+from abkit.grader import picking
+from abkit.grader.batch import grade_batch
+from abkit.grader.grading import Grader
+from abkit.grader.picking import NotebookError, near_stem, notebook_code, pick
+from abkit.grader.reports import folder_names, issue_text, read_results, results_json
+from abkit.grader.rubric import EXERCISES, load_rubric
+from abkit.grader.sandbox import Limits
+from abkit.grader.submissions import Submission
 
 NAMES = [f"{e}.py" for e in EXERCISES]
 REFERENCE = {e: (SOLUTIONS / f"{e}.py").read_text(encoding="utf-8") for e in EXERCISES}
@@ -217,7 +217,7 @@ def test_every_kind_of_finding_the_kit_makes_has_a_phrase_in_the_summary():
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_summary_whose_commonest_finding_is_a_node_count_shows_its_phrase(lang):
-    from grader.reports import summary_markdown
+    from abkit.grader.reports import summary_markdown
 
     rubric = load_rubric()
     row = {"score": 40, "extra_data": {"student": "s1", "status": "ok", "max_score": 49, "exercises": {
@@ -288,6 +288,7 @@ def feedback(out: Path, student: str) -> str:
     return (out / "students" / folder / "feedback.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_each_student_is_graded_from_the_file_found_and_the_record_says_which(graded):
     rows, _ = graded
     assert sorted(rows) == sorted(EXPECTED)
@@ -300,6 +301,7 @@ def test_each_student_is_graded_from_the_file_found_and_the_record_says_which(gr
     assert rows["onlynb"]["extra_data"]["status"] == "ok"  # a notebook alone is a gradable hand-in
 
 
+@pytest.mark.slow
 def test_the_feedback_says_how_each_file_was_found(graded):
     _, out = graded
     assert "alphabeta.py was graded from the code cells of alphabeta.ipynb (2 cells); 2 lines that only IPython " \
@@ -316,6 +318,7 @@ def test_the_feedback_says_how_each_file_was_found(graded):
     assert "alphabeta.py is missing" not in bad
 
 
+@pytest.mark.slow
 def test_the_feedback_says_it_in_korean_too(tmp_path, graded):
     folder = tmp_path / "class"
     write_class(folder)
@@ -332,6 +335,7 @@ def test_the_feedback_says_it_in_korean_too(tmp_path, graded):
     assert message_keys_in((tmp_path / "out" / "summary.md").read_text(encoding="utf-8")) == []
 
 
+@pytest.mark.slow
 def test_two_ids_that_differ_only_in_case_keep_their_own_folder_and_row(graded):
     rows, out = graded
     folders = {p.name for p in (out / "students").iterdir()}
@@ -347,6 +351,7 @@ def test_two_ids_that_differ_only_in_case_keep_their_own_folder_and_row(graded):
     assert folders == {s for s in EXPECTED if s != "Kim"} | {"Kim~d25949ef"}  # no other student's folder changes
 
 
+@pytest.mark.slow
 def test_a_rerun_finds_every_saved_result_and_names_no_folder_as_gone(graded, tmp_path):
     rows, out = graded
     folder = tmp_path / "class"
@@ -356,6 +361,7 @@ def test_a_rerun_finds_every_saved_result_and_names_no_folder_as_gone(graded, tm
     assert "still holds the feedback" not in (out / "summary.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_no_summary_or_feedback_of_the_class_shows_a_message_key(graded):
     _, out = graded
     for path in [out / "summary.md", *sorted((out / "students").glob("*/feedback.md"))]:
@@ -364,6 +370,7 @@ def test_no_summary_or_feedback_of_the_class_shows_a_message_key(graded):
 
 # -- a student's random trees follow the student id alone ------------------------------------------
 
+@pytest.mark.slow
 def test_the_same_files_under_two_differently_named_entries_of_one_id_grade_alike(tmp_path):
     """Moodle's folder and Canvas's zip of one student (the id is the LMS's identity, the same in both): the same
     seed, the same random trees, the same score; another id gets other trees."""

@@ -24,14 +24,16 @@ from abkit.loading import EXERCISES, PUBLIC_FIXTURES
 from abkit.randomtree import random_tree
 from abkit.trace import Trace, TracingGame
 from abkit.tree import Tree, TreeGame, from_nested
-from grader.batch import grade_batch
-from grader.mistakes import BY_ID, CATALOGUE, mutant
+from abkit.grader.batch import grade_batch
+from abkit.grader.mistakes import BY_ID, CATALOGUE, mutant
 from abkit.reference import reference
-from grader.rubric import load_rubric
-from grader.sandbox import Limits
+from abkit.grader.rubric import load_rubric
+from abkit.grader.sandbox import Limits
 from helpers import course_under
 from styles_harness import (ALGORITHM_OF, STYLES, Case, all_cases, correct_styles, first_difference, load,
                             mistake_styles, search)
+
+pytestmark = pytest.mark.slow  # every test here checks or grades the whole corpus of solution styles
 
 
 @functools.lru_cache(maxsize=None)

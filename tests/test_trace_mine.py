@@ -13,7 +13,7 @@ import pytest
 
 from abkit.fixture import fixture_paths, load_fixture
 from abkit.loading import EXERCISES, PUBLIC_FIXTURES, SOLUTIONS
-from studentloop import fixturetrace
+from abkit.studentloop import fixturetrace
 from abkit.reference import reference_trace
 from abkit.textree import render_summary, render_tree
 from helpers import STRICT, edited

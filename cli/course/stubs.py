@@ -16,7 +16,7 @@ def run(args) -> int:
     from abkit.coursefolder import current_course
 
     from abkit.info import load_info
-    from authoring.stubs import drifted, stub_pairs
+    from abkit.authoring.stubs import drifted, stub_pairs
 
     course = current_course()
     pairs = stub_pairs(course.solutions, course.exercises, load_info(course.exercises / "info.yaml").names(),

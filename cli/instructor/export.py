@@ -23,8 +23,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from grader.gradescope import export_bundle
-    from grader.rubric import RubricError
+    from abkit.grader.gradescope import export_bundle
+    from abkit.grader.rubric import RubricError
 
     try:
         names = export_bundle(args.out, args.rubric, args.lang)

@@ -22,8 +22,8 @@ def register(sub, lang: str, add_lang) -> None:
 def checked_rubric(path: Path | None, lang: str):
     """The rubric at ``path`` (default: the course's) when it is usable and every point of it can be awarded;
     otherwise None, each problem printed (path:line) on stderr."""
-    from grader.rubric import RubricError, load_rubric
-    from grader.rubriccheck import unawardable
+    from abkit.grader.rubric import RubricError, load_rubric
+    from abkit.grader.rubriccheck import unawardable
 
     try:
         rubric = load_rubric(path)

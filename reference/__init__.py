@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from abkit.cache import cached
 from abkit.coursefolder import current_course, per_course
 from abkit.fixture import Fixture
 from abkit.game import Game, State
@@ -65,3 +66,14 @@ def reference_orders(fixture: Fixture, nodes: list) -> dict:
     game = fixture.game()
     eval_fn = fixture.search_params("ordering", game)["eval_fn"]
     return {node: reference("ordering").ordered_actions(game, node, eval_fn) for node in nodes}
+
+
+def recomputed(fixture: Fixture, rule: bool) -> Fixture | None:
+    """``fixture`` with its expectations for ``rule`` from the course's reference solutions (cached with the files
+    they come from); None where the course holds no solutions. The :data:`abkit.courserule.Recompute` of a kit
+    that has its reference."""
+    solutions = current_course().solutions
+    if fixture.path is None or not solutions.is_dir():
+        return None
+    sources = [fixture.path, *sorted(solutions.glob("*.py"))]
+    return cached("course-rule", sources, lambda: for_rule(fixture, rule), key=repr(rule))

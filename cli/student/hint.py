@@ -17,7 +17,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     from abkit.errors import UsageError
-    from studentloop.report import chosen, find_course, working_on
+    from abkit.studentloop.report import chosen, find_course, working_on
 
     course, folder = find_course(args.exercises)
     name, count = args.exercise, args.count

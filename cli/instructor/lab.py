@@ -20,7 +20,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from handouts.ordering_lab import measure, plot_svg, table  # the reference solutions load only when the lab runs
+    from abkit.handouts.ordering_lab import measure, plot_svg, table  # the reference solutions load only when the lab runs
 
     if not (2 <= args.branching <= 8 and 1 <= args.max_depth <= 10 and 1 <= args.seeds <= 200) \
             or args.branching ** args.max_depth > 200_000:

@@ -55,7 +55,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run_verify(args) -> int:
-    from authoring.verify import verify_fixture  # the reference solutions load only when a command runs
+    from abkit.authoring.verify import verify_fixture  # the reference solutions load only when a command runs
 
     same_course(args.paths)
     paths = fixture_paths(args.paths or [current_course().fixtures])
@@ -107,8 +107,8 @@ def _folder_of(path: Path) -> Path:
 
 
 def run_expect(args) -> int:
-    from authoring.expect import write_expected
-    from authoring.fixturegen import add_windows
+    from abkit.authoring.expect import write_expected
+    from abkit.authoring.fixturegen import add_windows
 
     same_course(args.paths)
     paths = fixture_paths(args.paths or [current_course().fixtures])
@@ -132,7 +132,7 @@ def run_expect(args) -> int:
 
 
 def run_redraw(args) -> int:
-    from authoring.redraw import new_seed, redraw_hidden
+    from abkit.authoring.redraw import new_seed, redraw_hidden
 
     seed = args.seed if args.seed is not None else new_seed()
     folder = current_course().hidden_fixtures
@@ -158,8 +158,8 @@ def _course_rule() -> str:
 
 
 def run_generate(args) -> int:
-    from authoring.fixturegen import generate
-    from authoring.redraw import new_seed
+    from abkit.authoring.fixturegen import generate
+    from abkit.authoring.redraw import new_seed
 
     if args.branching < 1 or args.depth < 0 or args.count < 1:
         raise UsageError("fixtures.generate.bad_shape")

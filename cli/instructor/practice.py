@@ -23,8 +23,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from stepthrough.page import write_page as write
-    from handouts.practice import check_shape, difficulty, practice_page, practice_tree, variant_tree
+    from abkit.stepthrough.page import write_page as write
+    from abkit.handouts.practice import check_shape, difficulty, practice_page, practice_tree, variant_tree
 
     check_shape(args.b, args.d)
     if args.low > args.high:
@@ -36,7 +36,7 @@ def run(args) -> int:
         write(args.out, practice_page(tree, rule, args.lang, args.seed, shape))
         print(t("practice.wrote", args.lang, path=args.out))
         return 0
-    from handouts import read_students
+    from abkit.handouts import read_students
 
     students = read_students(args.variants)
     target = difficulty(practice_tree(*shape, args.seed), rule)  # the seed's tree's, measured once for the class

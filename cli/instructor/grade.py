@@ -35,11 +35,11 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     # the grading machinery loads when a batch runs, so that 'abkit check' starts fast
-    from grader.batch import Progress, grade_batch
-    from grader.commands.rubric import checked_rubric
-    from grader.safetext import terminal
-    from grader.sandbox import Limits
-    from grader.submissions import SubmissionsError
+    from abkit.grader.batch import Progress, grade_batch
+    from abkit.cli.instructor.rubric import checked_rubric
+    from abkit.safetext import terminal
+    from abkit.grader.sandbox import Limits
+    from abkit.grader.submissions import SubmissionsError
 
     if args.timeout is None:
         args.timeout = Limits.test_seconds
@@ -53,7 +53,7 @@ def run(args) -> int:
         return 2
     roster = None
     if args.roster is not None:
-        from grader.roster import RosterError, load_roster
+        from abkit.grader.roster import RosterError, load_roster
         try:
             roster = load_roster(args.roster)
         except RosterError as error:  # it may name the roster's cells: no escape sequence reaches the terminal
@@ -75,7 +75,7 @@ def run(args) -> int:
         return 130
     for name in result.duplicates:
         print(terminal(t("grade.duplicate", args.lang, name=name)), file=sys.stderr)
-    from grader.intake_report import INTAKE_REPORT, intake_summary
+    from abkit.grader.intake_report import INTAKE_REPORT, intake_summary
     print(terminal(intake_summary(result.intake, args.lang, str(result.out / INTAKE_REPORT))))
     report_defences(result.defences, args.lang)
     counted = Counter(row["extra_data"]["status"] for row in result.rows.held)  # the kept rows: no file read again
@@ -87,9 +87,9 @@ def run(args) -> int:
 
 def refuse_where_unconfined() -> None:
     """Raise a :class:`UsageError` saying what this machine lacks and where to grade instead when the kit cannot
-    confine student code here (:func:`grader.confine.missing_layers`: no Landlock or no seccomp); ``--unconfined``
+    confine student code here (:func:`abkit.grader.confine.missing_layers`: no Landlock or no seccomp); ``--unconfined``
     skips this, and the batch then warns of each missing layer after grading (:func:`report_defences`)."""
-    from grader import confine
+    from abkit.grader import confine
 
     missing = confine.missing_layers()
     if missing:
@@ -127,7 +127,7 @@ def report_defences(defences: dict | None, lang: str) -> None:
     """Say how the students' processes were confined (grader.confine); warn on stderr about what was missing."""
     if defences is None:  # no student code ran
         return
-    from grader.safetext import terminal
+    from abkit.safetext import terminal
 
     def one_line(texts) -> str:  # the system's words, as a student's process reported them: no escapes, no lines
         return "; ".join(" ".join(terminal(str(x)).split()) for x in texts or []) or "-"

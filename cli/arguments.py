@@ -3,7 +3,7 @@
 :func:`build_parser` builds the parser of the subject the command line names (or, for ``abkit --help`` and
 argparse's "invalid choice", each subject by its name and help); :func:`localize` puts argparse's own words (usage:,
 error:, ...) in the user's language. ``abkit check [EXERCISE]``, the command students type most, is read without it
-(:func:`grader.cli.plain_check`): importing argparse and building the parser was 3 ms of a 60 ms check.
+(:func:`abkit.cli.main.plain_check`): importing argparse and building the parser was 3 ms of a 60 ms check.
 """
 
 from __future__ import annotations
@@ -12,11 +12,13 @@ import argparse
 import os
 import re
 import sys
+from functools import partial
 from importlib import import_module
 
 from abkit import __version__
 from abkit.i18n import LANGS, catalogue, t
-from grader.cli import COMMANDS
+from abkit.safetext import terminal
+from abkit.cli.groups import commands, student_edition
 
 
 def localize(lang: str) -> None:
@@ -118,10 +120,22 @@ class ArgumentParser(argparse.ArgumentParser):
     """An argument parser (and its subcommands' parsers) whose help is wrapped by display width, and which takes no
     abbreviation of an option (``--exercise`` read as ``--exercises`` named a folder the student never meant)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, lang: str = "en", **kwargs) -> None:
         kwargs.setdefault("formatter_class", HelpFormatter)
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        self.lang = lang
+
+    def add_subparsers(self, **kwargs):
+        """Subcommands' parsers of this class, in this parser's language."""
+        kwargs.setdefault("parser_class", partial(type(self), lang=self.lang))
+        return super().add_subparsers(**kwargs)
+
+    def error(self, message: str):
+        """What argparse found wrong, as one line in the user's language with where the usage is told; status 2
+        (argparse would print the whole usage first)."""
+        text = t("cli.bad_arguments", self.lang, problem=message.rstrip("."), help=f"{self.prog} --help")
+        self.exit(2, terminal(t("cli.error", self.lang, message=text)) + "\n")
 
 
 def add_lang(parser: argparse.ArgumentParser, lang: str) -> None:
@@ -139,16 +153,18 @@ def build_parser(lang: str, named: str | None = None) -> argparse.ArgumentParser
     """``abkit``'s argument parser, every subject in full; or, ``named`` (:func:`named_command`), only that subject's
     (its module the only one imported), or for ``""`` (none named) each subject by its name and help: all that
     ``abkit --help`` and argparse's "invalid choice" show."""
-    edition = "grade" not in COMMANDS  # the student edition: no grading, no handouts
-    parser = ArgumentParser(prog="abkit", description=t("cli.description_student" if edition else "cli.description", lang))
+    edition = student_edition()
+    parser = ArgumentParser(prog="abkit", description=t("cli.description_student" if edition else "cli.description", lang),
+                            lang=lang)
     parser.add_argument("--version", action="version", version=f"abkit {__version__}", help=t("cli.help.version", lang))
     parser.add_argument("--lang", choices=LANGS, default=lang, help=t("cli.help.lang", lang))
     add_course(parser, lang)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=t("cli.commands", lang),
                                 help=t("cli.help.command", lang), prog=parser.prog)  # what argparse would lay out
-    for name in COMMANDS:
+    parser.subcommands = sub  # for words no parser takes: reported by the named command's parser (cli.main.parse)
+    for name, module in commands().items():
         if named is None or name == named:
-            import_module(f"grader.commands.{name}").register(sub, lang, add_lang)
+            import_module(module).register(sub, lang, add_lang)
         elif named == "":
             sub.add_parser(name, help=t(f"{name}.help", lang))
     return parser

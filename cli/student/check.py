@@ -20,13 +20,13 @@ def register(sub, lang: str, add_lang) -> None:
 
 def plain(exercise: str | None, lang: str) -> SimpleNamespace:
     """What :func:`register`'s parser makes of ``abkit check [EXERCISE]`` without options (kept beside it:
-    ``tests/test_cli.py`` compares the two), for :func:`grader.cli.plain_check`."""
+    ``tests/test_cli.py`` compares the two), for :func:`abkit.cli.main.plain_check`."""
     return SimpleNamespace(lang=lang, course=None, command="check", exercise=exercise, every=False, exercises=None,
                            html=None, run=run)
 
 
 def run(args) -> int:
-    from studentloop.report import check
+    from abkit.studentloop.report import check
     from abkit.textree import glyphs_for
 
     def emit(line: str) -> None:  # each line as soon as it is known: a search that does not end is told at once
@@ -38,7 +38,7 @@ def run(args) -> int:
     if results is not None:
         from pathlib import Path
 
-        from stepthrough.page import write_pages
+        from abkit.stepthrough.page import write_pages
 
         written = write_pages(results, Path(args.html), args.lang)
         print(t("check.html_written", args.lang, count=len(written), out=args.html))

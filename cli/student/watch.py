@@ -20,9 +20,9 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args, sleep=None) -> int:
     from abkit.errors import UsageError
-    from studentloop.report import check, chosen, find_course
+    from abkit.studentloop.report import check, chosen, find_course
     from abkit.textree import glyphs_for
-    from studentloop.watch import clear_screen, forget_modules, watch
+    from abkit.studentloop.watch import clear_screen, forget_modules, watch
 
     course, folder = find_course(args.exercises)
     chosen(course, args.exercise)

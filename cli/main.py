@@ -1,7 +1,7 @@
 """The ``abkit`` command: a thin layer that turns arguments into calls and errors into messages.
 
-Each subject has its own module under ``grader/commands/`` with ``register``
-(its arguments, on the parser of :mod:`grader.arguments`) and ``run`` (one library call, an exit status). Only the
+Each subject has its own module in a group of :mod:`abkit.cli` with ``register``
+(its arguments, on the parser of :mod:`abkit.cli.arguments`) and ``run`` (one library call, an exit status). Only the
 module of the subject the command line names is imported, and only its parser built: a command pays for nothing it
 does not use; ``abkit check [EXERCISE]`` builds none (:func:`plain_check`).
 Only this module maps exceptions to messages and exit statuses: 0 success, 1 the checked
@@ -17,52 +17,72 @@ from types import SimpleNamespace
 from abkit.coursefolder import NoCourse, chosen_course
 from abkit.errors import UsageError
 from abkit.fixture import FixtureError
-from abkit.i18n import default_lang, normalize_lang, t
+from abkit.i18n import LANGS, default_lang, normalize_lang, t
 
-#: the subjects, in the order ``abkit --help`` lists them: each a module of ``grader/commands/``
-COMMANDS = tuple("check hint watch pack trace practice fixtures handouts rubric grade export stubs release lab init".split())
+from abkit.cli.groups import commands
+
 #: the options ``abkit`` itself takes (before the subject); those that take a value
 TOP_OPTIONS, TAKE_VALUE = ("-h", "--help", "--version", "--lang", "--course"), ("--lang", "--course")
 
 
 def _lang_from(argv: list[str]) -> str:
-    """The language asked for with ``--lang`` anywhere in ``argv``, else the locale's.
+    """The language asked for with ``--lang`` anywhere in ``argv``, else the locale's (also when ``--lang`` names
+    one the kit does not speak: argparse then says so, in the locale's language).
 
     A comma list (``handouts build --lang ko,en``: the handouts' languages) names no message language.
     """
     for i, arg in enumerate(argv):
         value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg.split("=", 1)[1] \
             if arg.startswith("--lang=") else None
-        if value is not None and "," not in value:
+        if value is not None and "," not in value and value.lower().replace("_", "-").split("-")[0] in LANGS:
             return normalize_lang(value)
     return default_lang()
 
 
-def named_command(argv: list[str]) -> str:
-    """The subject ``argv`` names, read as argparse reads it (the first word that is neither one of ``abkit``'s own
-    options, abbreviated or not, nor its value), when it is one of :data:`COMMANDS`; else ``""``."""
+def subject(argv: list[str]) -> str | None:
+    """The word ``argv`` names as the subject, read as argparse reads it: the first word that is neither one of
+    ``abkit``'s own options, abbreviated or not, nor its value; None when there is none (``abkit --help``)."""
     words = iter(argv)
     for arg in words:
         if arg == "--":
-            arg = next(words, "")
-        elif arg.startswith("-"):
+            return next(words, None)
+        if arg.startswith("-"):
             option = [o for o in TOP_OPTIONS if o.startswith(arg)] if "=" not in arg else []
             if len(option) == 1 and option[0] in TAKE_VALUE:
                 next(words, None)
             continue
-        return arg if arg in COMMANDS else ""
-    return ""
+        return arg
+    return None
+
+
+def named_command(argv: list[str]) -> str:
+    """The command ``argv`` names when it is one this installation has (:func:`abkit.cli.groups.commands`); else
+    ``""``."""
+    word = subject(argv)
+    return word if word in commands() else ""
 
 
 def plain_check(argv: list[str], lang: str) -> SimpleNamespace | None:
     """``abkit check`` or ``abkit check EXERCISE`` (no option: the command students type most) read without
-    argparse (:func:`grader.commands.check.plain`), or None for any other command line, which
-    :func:`grader.arguments.build_parser` reads."""
+    argparse (:func:`abkit.cli.student.check.plain`), or None for any other command line, which
+    :func:`abkit.cli.arguments.build_parser` reads."""
     if not argv or argv[0] != "check" or len(argv) > 2 or any(word.startswith("-") for word in argv[1:]):
         return None
-    from grader.commands.check import plain
+    from abkit.cli.student.check import plain
 
     return plain(argv[1] if argv[1:] else None, lang)
+
+
+def parse(parser, argv: list[str], command: str):
+    """``argv`` parsed; words no parser takes are reported by the named command's own parser, so that the message
+    points at that command's help."""
+    import argparse
+
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        teller = parser.subcommands.choices.get(command, parser)
+        teller.error(argparse._("unrecognized arguments: %s") % " ".join(extra))
+    return args
 
 
 #: text the kit writes that a console's encoding must take: Hangul, α/β, ≤, ∞, the tree's lines and marks
@@ -97,7 +117,7 @@ def _can_encode(encoding: str | None) -> bool:
 
 
 def script() -> None:
-    """The ``abkit`` console script (and ``python -m grader``): :func:`main`, then the process ends with its status.
+    """The ``abkit`` console script (and ``python -m abkit.cli``): :func:`main`, then the process ends with its status.
 
     Its output is flushed and it leaves without the interpreter's teardown (every module and object freed one by
     one, about a tenth of a short command's time), unless something saves its data at exit: coverage (the kit's
@@ -122,12 +142,19 @@ def main(argv: list[str] | None = None) -> int:
     lang = _lang_from(argv)
     _utf8_streams()
     args = plain_check(argv, lang)
+    word = subject(argv) if args is None else None
+    if word is not None and word not in commands():  # one sentence, not argparse's usage and "invalid choice"
+        from abkit.safetext import terminal
+
+        text = t("cli.no_such_command", lang, command=word, commands=", ".join(commands()))
+        print(terminal(t("cli.error", lang, message=text)), file=sys.stderr)
+        return 2
     if args is None:
-        from grader.arguments import build_parser, localize
+        from abkit.cli.arguments import build_parser, localize
 
         localize(lang)
         parser = build_parser(lang, named_command(argv))
-        args = parser.parse_args(argv)
+        args = parse(parser, argv, named_command(argv))
         if not getattr(args, "run", None):
             parser.print_help()
             return 2
@@ -139,13 +166,13 @@ def main(argv: list[str] | None = None) -> int:
         print(t("cli.error", args.lang, message=t(key, args.lang, path=error.where)), file=sys.stderr)
         return 2
     except FixtureError as error:
-        print(error.render(args.lang), file=sys.stderr)
+        print(error.render(args.lang), file=sys.stderr)  # path:line: message, as compilers write it
         return 2
     except FileNotFoundError as error:  # a part of the course folder is missing (its solutions/, handouts/, ...)
         print(t("cli.error", args.lang, message=t("cli.missing_file", args.lang, path=error.filename)), file=sys.stderr)
         return 2
     except UsageError as error:  # it may name a file of the student's or the class's: shown without escapes
-        from grader.safetext import terminal
+        from abkit.safetext import terminal
 
         print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
         return 2

@@ -12,8 +12,8 @@ from abkit.i18n import t
 
 
 def add_course(parser, lang: str) -> None:
-    """``--course`` on a parser that does not take the common ``--lang`` (see :func:`grader.arguments.add_course`)."""
-    from grader.arguments import add_course as add
+    """``--course`` on a parser that does not take the common ``--lang`` (see :func:`abkit.cli.arguments.add_course`)."""
+    from abkit.cli.arguments import add_course as add
 
     add(parser, lang, argparse.SUPPRESS)
 
@@ -44,7 +44,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run_build(args) -> int:
-    from handouts import build, parse_langs, read_students
+    from abkit.handouts import build, parse_langs, read_students
 
     langs = parse_langs(args.langs or args.lang_option or "ko,en")
     formats = tuple(dict.fromkeys(f.strip() for f in args.formats.split(",") if f.strip()))
@@ -59,7 +59,7 @@ def run_build(args) -> int:
 
 
 def run_review(args) -> int:
-    from handouts.words import review, stamp
+    from abkit.handouts.words import review, stamp
 
     if args.stamp or args.stamp_all:
         keys = list(args.stamp) or review().stale

@@ -15,8 +15,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from authoring.release import build_student_edition
+    from abkit.authoring.release import build_student_edition
 
-    written = build_student_edition(args.out, handouts=args.handouts)
+    written = build_student_edition(args.out, handouts=args.handouts, lang=args.lang)
     print(t("release.wrote", args.lang, count=len(written), path=args.out))
     return 0

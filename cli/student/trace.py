@@ -27,7 +27,7 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     from abkit.coursefolder import same_course
-    from studentloop.fixturetrace import default_algorithm, search_trace, summary
+    from abkit.studentloop.fixturetrace import default_algorithm, search_trace, summary
 
     same_course([args.file])
     fixture = _load(args.file)
@@ -65,7 +65,7 @@ def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
     """``--html OUT.html``: the search as a step-through page (a game tree only)."""
     from pathlib import Path
 
-    from stepthrough.page import trace_page, write_page
+    from abkit.stepthrough.page import trace_page, write_page
 
     if fixture.tree is None:
         raise UsageError("trace.html_needs_tree", path=args.file)
@@ -81,7 +81,7 @@ def _mine(args, fixture, algorithm: str) -> int:
     """The student's search on the fixture: their tree with the expected path's differences marked, the first
     difference and the values; exit 0 when it does what the pseudocode does, 1 when not."""
     from abkit.feedback import render_result
-    from studentloop.fixturetrace import mine
+    from abkit.studentloop.fixturetrace import mine
 
     if args.json or args.rule is not None:
         raise UsageError("trace.mine.options")
@@ -112,7 +112,7 @@ def _mine_html(args, result) -> None:
     test (beside the pseudocode's), or, when it does what the pseudocode does or cannot be drawn, why there is none."""
     from pathlib import Path
 
-    from stepthrough.page import student_page, wants_page, write_page
+    from abkit.stepthrough.page import student_page, wants_page, write_page
 
     if result.passed:
         print(t("trace.mine.html_same", args.lang, path=args.file))
@@ -126,8 +126,8 @@ def _mine_html(args, result) -> None:
 def _current(args, fixture) -> str | None:
     """``--mine`` without ``--algorithm``: the search of the exercise the student is working on (as ``check`` and
     ``hint`` find it: the first that does not pass), when the fixture records it; else ``None``."""
-    from studentloop.fixturetrace import recorded
-    from studentloop.report import find_course, working_on
+    from abkit.studentloop.fixturetrace import recorded
+    from abkit.studentloop.report import find_course, working_on
 
     now = working_on(*find_course(args.exercises))
     algorithm = now.exercise.algorithm if now is not None else None

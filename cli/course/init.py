@@ -17,11 +17,11 @@ def register(sub, lang: str, add_lang) -> None:
 
 
 def run(args) -> int:
-    from authoring.course import init_course
-    from authoring.redraw import new_seed
+    from abkit.authoring.course import init_course
+    from abkit.authoring.redraw import new_seed
 
     seed = args.seed if args.seed is not None else new_seed()
-    written = init_course(args.folder, seed)
+    written = init_course(args.folder, seed, args.lang)
     print(t("init.wrote", args.lang, count=len(written), path=args.folder))
     print(t("init.hidden", args.lang, seed=seed, path=args.folder / "fixtures" / "hidden" / "README.md"))
     print(t("init.next", args.lang, path=args.folder))

@@ -24,7 +24,7 @@ def run(args) -> int:
     from abkit.coursefolder import current_course
 
     from abkit.errors import UsageError
-    from studentloop.pack import STUDENT_FILE, pack, store_id, stored_id, valid_id
+    from abkit.studentloop.pack import STUDENT_FILE, pack, store_id, stored_id, valid_id
 
     root = current_course().root
     student = valid_id(args.student) if args.student is not None else stored_id(root)
@@ -48,7 +48,7 @@ def run(args) -> int:
 def _ask(lang: str) -> str:
     """The student id, typed at the prompt (asked again when it cannot name a student)."""
     from abkit.errors import UsageError
-    from studentloop.pack import valid_id
+    from abkit.studentloop.pack import valid_id
 
     for attempt in range(ASKS):
         try:

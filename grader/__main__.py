@@ -1,5 +1,0 @@
-"""``python -m grader`` is the same as ``abkit``."""
-
-from grader.cli import script
-
-script()
