@@ -14,7 +14,6 @@ built twice: the first pass numbers what it holds, the second fills the citation
 
 from __future__ import annotations
 
-import functools
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -30,16 +29,17 @@ from abkit.tictactoe import nilsson_eval
 from abkit.trace import Trace
 from abkit.tree import Tree, backed_up_values
 
-from abkit.handouts import facts
+from abkit.handouts.facts import compute as compute_facts
 from abkit.handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
                         seed_for, spec, square_of)
 from abkit.handouts.ordering_lab import knuth_moore as km_leaves
-from abkit.handouts.ordering_lab import measure, plot_svg
+from abkit.handouts.ordering_lab import lab_rows, plot_svg
+from abkit.handouts.formulas import chance_as_min, chance_formula, minimax_formula
 from abkit.handouts.papertree import paper_svg
 from abkit.handouts.trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
                     open_lines, outline, square_kind, step_events, style_for, trace_of)
 from abkit.handouts.words import handouts_folder, words
-from abkit.stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, probability_text, render_svg, short
+from abkit.stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, render_svg, short
 from abkit.stepthrough.typeset import typeset
 
 SHOWS = {"answer": ANSWER, "minimax": MINIMAX, "blank": BLANK, "values": VALUES}
@@ -396,7 +396,7 @@ class Builder(_Figures, _Exercises):
 
     def block(self, spec_: dict[str, Any]) -> list[dict[str, Any]]:
         """The blocks one outline entry becomes (its ``facts:``, if any, at hand for its words)."""
-        self.context = facts.compute(spec_["facts"], self) if "facts" in spec_ else {}
+        self.context = compute_facts(spec_["facts"], self) if "facts" in spec_ else {}
         try:
             return self._block(spec_)
         finally:
@@ -495,12 +495,6 @@ def reorder_text(before: Tree, after: Tree) -> str:
                      if after.children[node] != before.children[node])
 
 
-@functools.lru_cache(maxsize=None)
-def lab_rows(b: int, max_depth: int, seeds: int) -> tuple:
-    """The move-ordering lab's rows, measured once per process for both languages and both passes."""
-    return tuple(measure(b, range(1, max_depth + 1), seeds))
-
-
 def paper_inputs(exercise: str, tree: Tree, filled: bool = False) -> dict[str, Any]:
     """The extra inputs of a paper tree of ``exercise``: boards, given values, the depth limit; with
     ``filled``, the values its answer shows."""
@@ -568,39 +562,6 @@ def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any
                    evaluated=len(trace.evaluated), pruned=", ".join(trace.pruned(tree_)),
                    moves=", ".join(f"{c} = {fmt(values[c])}" for c in tree.children[tree.root]))
     return out
-
-
-def minimax_formula(tree: Tree, values: dict[str, float]) -> str:
-    """The root's minimax value written out level by level: ``max(min(3, 12, 8), ...) = max(3, 2, 2) = 3``."""
-    players = tree.players()
-
-    def nested(node: str) -> str:
-        if tree.is_leaf(node):
-            return fmt(tree.utilities[node])
-        return f"{'max' if players[node] == MAX else 'min'}({', '.join(nested(c) for c in tree.children[node])})"
-
-    root = tree.root
-    op = "max" if players[root] == MAX else "min"
-    middle = f"{op}({', '.join(fmt(values[c]) for c in tree.children[root])})"
-    return f"{nested(root)} = {middle} = {fmt(values[root])}"
-
-
-def chance_as_min(tree: Tree) -> dict[str, float]:
-    """Backed-up values with every chance node taken as a MIN node: what a player who expects the worst
-    outcome of each throw computes."""
-    players = tree.players()
-    values: dict[str, float] = dict(tree.utilities)
-    for node in reversed(list(tree.preorder())):
-        if node not in values:
-            kids = [values[c] for c in tree.children[node]]
-            values[node] = max(kids) if players[node] == MAX else min(kids)
-    return values
-
-
-def chance_formula(tree: Tree, node: str, values: dict[str, float]) -> str:
-    """A chance node's expected value written out: ``B = 1/2 · 4 + 1/2 · 5 = 4.5``."""
-    terms = " + ".join(f"{probability_text(tree.probabilities[c])} · {fmt(values[c])}" for c in tree.children[node])
-    return f"{node} = {terms} = {short(values[node])}"
 
 
 def typeset_document(document: Document) -> Document:

@@ -19,8 +19,10 @@ from abkit.textree import fmt
 from abkit.tictactoe import LINES, TicTacToe, nilsson_eval, winner
 from abkit.tree import backed_up_values
 
-from abkit.handouts.ordering_lab import knuth_moore
-from abkit.handouts.trees import final_iteration, fixture, game_trace, open_lines, square_kind, step_events, trace_of
+from abkit.handouts.formulas import minimax_formula
+from abkit.handouts.ordering_lab import knuth_moore, lab_rows
+from abkit.handouts.trees import (final_iteration, fixture, game_trace, open_lines, outline, square_kind, step_events,
+                                  trace_of)
 from abkit.stepthrough.svgtree import short
 
 FACTS: dict[str, Callable[[Any], dict[str, Any]]] = {}
@@ -71,7 +73,6 @@ def pruned_text(builder, names: list[str]) -> str:
 
 @fact("aima_minimax")
 def aima_minimax(builder) -> dict[str, Any]:
-    from abkit.handouts.content import minimax_formula
     tree = fixture("aima-fig-5-2").tree
     return {"formula": minimax_formula(tree, backed_up_values(tree))}
 
@@ -125,7 +126,6 @@ def deepening(builder) -> dict[str, Any]:
 
 @fact("ordering_lab")
 def ordering_lab(builder) -> dict[str, Any]:
-    from abkit.handouts.content import lab_rows
     spec = next(b["ordering_plot"] for s in builder_outline()["handout"] for b in s.get("blocks", ())
                 if "ordering_plot" in b)
     rows = lab_rows(spec["b"], spec["max_depth"], spec["seeds"])
@@ -144,7 +144,6 @@ def ordering_lab(builder) -> dict[str, Any]:
 
 
 def builder_outline() -> dict:
-    from abkit.handouts.trees import outline
     return outline()
 
 

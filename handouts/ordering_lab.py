@@ -7,6 +7,7 @@ b^(3d/4) (Pearl's trend for random ordering) and b^d (no cut-off at all).
 
 from __future__ import annotations
 
+import functools
 import math
 import statistics
 from dataclasses import dataclass
@@ -55,6 +56,12 @@ def measure(b: int, depths: range, seeds: int = 20) -> list[Row]:
         rows.append(Row(b, d, leaves(b, d, "best", 0), leaves(b, d, "worst", 0),
                         statistics.mean(sample), min(sample), max(sample)))
     return rows
+
+
+@functools.lru_cache(maxsize=None)
+def lab_rows(b: int, max_depth: int, seeds: int) -> tuple:
+    """The move-ordering lab's rows, measured once per process for both languages and both passes."""
+    return tuple(measure(b, range(1, max_depth + 1), seeds))
 
 
 def table(rows: list[Row], lang: str = "en") -> list[str]:
