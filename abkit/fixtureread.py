@@ -1,6 +1,6 @@
 """Reading a fixture file: a composed YAML document checked field by field and turned into a
-:class:`~abkit.fixture.Fixture` (the format: ``fixtures/README.md``). Every problem is a
-:class:`~abkit.fixture.FixtureError` with the line it is on.
+:class:`~abkit.fixtureformat.Fixture` (the format: ``fixtures/README.md``). Every problem is a
+:class:`~abkit.fixtureformat.FixtureError` with the line it is on.
 
 :func:`abkit.fixture.load_fixture` and :func:`~abkit.fixture.parse_fixture` call it; it is a module of its own so that
 a command that only uses fixtures already read (``abkit check``, from the cache) never imports YAML.
@@ -11,10 +11,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .fixture import (ALGORITHMS, DEFAULT_ROOT_NAME, EXPECTED_FIELDS, GAME_FIELDS, GAMES, KEYS, MAX_TREE_NODES, Fixture,
+from .fixtureformat import (ALGORITHMS, DEFAULT_ROOT_NAME, EXPECTED_FIELDS, GAME_FIELDS, GAMES, KEYS, MAX_TREE_NODES, Fixture,
                       FixtureError)
 from .game import CHANCE, MAX, MIN
 from .i18n import Message
@@ -22,7 +23,6 @@ from .tictactoe import parse_board
 from .tree import Tree, child_name
 from .yamlsafe import STR, compose, describe, is_number, line_of, looks_numeric, number, plain, scalar
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (2.5 ms of every command)
 if TYPE_CHECKING:
     from typing import Any
 

@@ -188,7 +188,9 @@ def test_a_tree_too_big_for_a_graded_search_is_refused_at_its_tree(write):
     fail every correct student, so the fixture is refused where its tree begins."""
     from abkit.grader.child import MAX_RECORD
 
-    assert fixture_module.MAX_TREE_NODES == MAX_RECORD
+    from abkit.fixtureformat import MAX_TREE_NODES
+
+    assert MAX_TREE_NODES == MAX_RECORD
     leaves = ", ".join(["[" + ", ".join(["1"] * 5) + "]"] * 10)
     fine = "id: fine\nroot: max\ntree: [" + ", ".join([f"[{leaves}]"] * 4) + "]\n"  # 1 + 4 + 40 + 200 nodes
     assert len(load_fixture(write(fine, "fine.yaml")).tree) == 245

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from abkit.coursefolder import current_course, same_course
 from abkit.errors import UsageError
-from abkit.fixture import MAX_TREE_NODES, FixtureError, fixture_paths, load_fixture, unique_ids
+from abkit.fixture import FixtureError, fixture_paths, load_fixture, unique_ids
+from abkit.fixtureformat import MAX_TREE_NODES
 from abkit.i18n import t
 from abkit.randomtree import ORDERINGS, GenerationError
 
