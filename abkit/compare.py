@@ -10,11 +10,10 @@ student's search first leaves the pseudocode's.
 from __future__ import annotations
 
 import math
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
-from abkit.records import record
 from abkit.textree import cut_holds, cut_test, fmt, key, same_number
 from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, Trace, error_name, prunes
 from abkit.tree import Tree
@@ -25,7 +24,7 @@ KINDS = ("error", "function", "window", "evaluated", "return", "missed_cut", "ex
          "action", "nodes", "leaves", "orders", "game")
 
 
-@record
+@dataclass
 class Finding:
     """One way the student's search differs from the expected one.
 

@@ -20,10 +20,10 @@ import contextlib
 import functools
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from . import __version__
-from .records import record
 
 MARKER = "abkit-course.toml"
 #: the folder holding the kit's packages ``abkit/`` and ``grader/`` (site-packages once installed)
@@ -42,7 +42,7 @@ class NoCourse(Exception):
         self.named = named
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class CourseFolder:
     """The parts of the course folder at ``root``."""
 

@@ -8,12 +8,11 @@ the tree the search explored with that path marked against the expected one.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from abkit.compare import Finding
 from abkit.game import error_line
 from abkit.i18n import Message, t
-from abkit.records import record
 from abkit.textree import UNICODE, Glyphs, fmt, render_tree
 from abkit.trace import Trace
 from abkit.tracebacks import student_traceback  # noqa: F401 - part of this module's interface
@@ -24,7 +23,7 @@ STATUSES = ("passed", "failed", "not_started", "missing", "error", "timeout", "c
 MAX_FINDINGS = 4
 
 
-@record
+@dataclass
 class TestResult:
     """The outcome of one test of one exercise.
 

@@ -8,13 +8,12 @@ comment at its top documents every field. A file that cannot be used raises
 from __future__ import annotations
 
 import fnmatch
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from abkit.cache import cached
 from abkit.errors import UsageError
 from abkit.i18n import LANGS, Message, os_problem
-from abkit.records import record
 
 RULES = {"aima": True, "cs188": False}
 ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
@@ -30,7 +29,7 @@ class InfoError(UsageError):
         super().__init__("info.bad", path=str(path), problem=Message(f"info.problem.{problem}", **params))
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Exercise:
     """One exercise.
 
@@ -62,7 +61,7 @@ class Exercise:
         return any(fnmatch.fnmatch(fixture_file, pattern) for pattern in self.fixtures)
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Course:
     """The whole file: the cut-off rule, the time limit per test, the exercises in order.
 

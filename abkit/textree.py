@@ -12,16 +12,15 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import field
+from dataclasses import dataclass, field
 
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
-from abkit.records import record
 from abkit.trace import Trace, prunes
 from abkit.tree import Tree
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Glyphs:
     """The characters a tree is drawn with (Unicode, or ASCII for old consoles)."""
 
@@ -117,7 +116,7 @@ def key(node: object) -> object:
     return node
 
 
-@record
+@dataclass
 class Drawn:
     """One node of a drawn search; the text is made from these.
 
@@ -154,7 +153,7 @@ class Drawn:
     children: list["Drawn"] = field(default_factory=list)
 
 
-@record
+@dataclass
 class Drawing:
     """A search as drawn: one root per search of the root (iterative deepening searches it once per depth).
 

@@ -17,18 +17,17 @@ can be trusted) but nothing is judged on them. Nothing here knows the right answ
 from __future__ import annotations
 
 import math
-from dataclasses import field
+from dataclasses import dataclass, field
 from types import CodeType, ModuleType
+from typing import TYPE_CHECKING
 
 from .game import CHANCE, MAX, MIN, Budgeted, Game, State
-from .records import record
 from .tree import Tree
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (2.5 ms of every command)
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class Algorithm:
     """How a search is called: entry(game, state, *params); windowed: MAX-VALUE/MIN-VALUE take (alpha, beta) first."""
 
@@ -60,7 +59,7 @@ VALUE_FUNCTIONS = {player: name for name, player in FUNCTIONS.items()}
 CALLED = frozenset({a.entry for a in ALGORITHMS.values()} | {"max_value", "min_value", "ordered_actions"})
 
 
-@record(slots=True)
+@dataclass(slots=True)
 class Call:
     """One MAX-VALUE or MIN-VALUE call.
 
@@ -87,7 +86,7 @@ class Call:
     returned_at: int | None = None
 
 
-@record
+@dataclass
 class Trace:
     """The record of one search from ``root``.
 

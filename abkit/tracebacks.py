@@ -5,8 +5,8 @@ from __future__ import annotations
 import functools
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-TYPE_CHECKING = False  # typing is not imported for this alone
 if TYPE_CHECKING:
     from traceback import FrameSummary
 

@@ -28,8 +28,10 @@ import re
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from abkit.cache import cached
 from abkit.courserule import Recompute, for_course_rule, keep
@@ -45,14 +47,12 @@ from abkit.kitcode import part_folder
 from abkit.judge import (DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, call_text, direct_findings,
                          with_root_value)
 from abkit.loading import load_module
-from abkit.records import record
 from abkit.textree import fmt
 from abkit.tracebacks import forget_paths, student_frames
 from abkit.trace import CALLED, Call, Trace, traced_call, traced_search
 
 from abkit.studentloop import limits
 
-TYPE_CHECKING = False  # typing.TYPE_CHECKING, without importing typing (2.5 ms of every command)
 if TYPE_CHECKING:
     from typing import Iterator
 
@@ -65,7 +65,7 @@ PLAY_OPENING = "X........"  # X has taken a corner: the public games stay small 
 TRACEBACK_LINES, TRACEBACK_FRAMES = 24, 6  # a longer traceback (a runaway recursion) keeps 6 frames
 
 
-@record(frozen=True)
+@dataclass(frozen=True)
 class TestCase:
     """One public test: ``exercise`` run on ``fixture``, as a whole search or by direct calls."""
 
@@ -92,7 +92,7 @@ class TestCase:
         return {lang: Message(key, title=self.fixture.label(lang)).render(lang) for lang in langs}
 
 
-@record
+@dataclass
 class Student:
     """The student's file, loaded once: the module, or the result every test gets instead."""
 

@@ -17,6 +17,7 @@ import json
 import os
 import re
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
 from abkit.coursefolder import current_course
@@ -24,7 +25,6 @@ from abkit.errors import UsageError
 from abkit.i18n import os_problem
 from abkit.info import Course
 from abkit.manifest import MANIFEST, manifest
-from abkit.records import record
 
 from abkit.studentloop.report import find_course
 
@@ -36,7 +36,7 @@ _STORED = re.compile(r'^id\s*=\s*"(.*)"\s*$', re.M)
 HELPERS_MAX = 200  # Python files a hand-in holds at most (a runaway import graph, a virtualenv beside the stubs)
 
 
-@record
+@dataclass
 class Packed:
     """What :func:`pack` wrote: the zip, its files (relative to the course folder), per exercise (passed, total)."""
 

@@ -38,13 +38,13 @@ import json
 print(json.dumps({"status": status, "modules": modules}))
 """
 #: what none of the student's commands below uses: YAML (read through the cache), the other subjects' modules,
-#: the instructor's pipeline, the handouts, authoring, and the standard library's heavier modules (``typing``: the
-#: annotations are strings; ``pickle``: the cache loads through its accelerator ``_pickle``)
+#: the instructor's pipeline, the handouts, authoring, and the standard library's heavier modules (``pickle``: the
+#: cache loads through its accelerator ``_pickle``)
 NEVER = ("yaml", "jinja2", "typst", "abkit.fixtureread", "abkit.yamlsafe", "abkit.randomtree", "abkit.reference",
          "abkit.cli.instructor.grade", "abkit.cli.student.trace", "abkit.cli.course.fixtures", "abkit.cli.instructor.handouts",
-         "abkit.grader.sandbox", "abkit.grader.batch", "abkit.grader.testplan", "abkit.grader.mistakes", "handouts", "authoring",
-         "stepthrough", "shutil", "tempfile", "subprocess", "hashlib", "json", "multiprocessing", "zipfile", "locale",
-         "typing", "pickle")
+         "abkit.grader.sandbox", "abkit.grader.batch", "abkit.grader.testplan", "abkit.grader.mistakes", "abkit.handouts",
+         "abkit.authoring", "abkit.stepthrough", "shutil", "tempfile", "subprocess", "hashlib", "json", "multiprocessing", "zipfile", "locale",
+         "pickle")
 
 
 def imported(*args: str, cwd=KIT_ROOT) -> set[str]:
@@ -152,30 +152,6 @@ def test_the_console_script_stops_quietly_when_its_reader_goes_away():
     assert proc.wait(timeout=60) in (0, 1) and b"Traceback" not in proc.stderr.read()
 
 
-def test_inspect_is_imported_only_when_something_uses_it():
-    """``dataclasses`` imports ``inspect`` (with ``ast``, ``dis``, ``tokenize``) for one call; the kit's stand-in
-    (:func:`abkit._load_inspect_when_used`) defers it until something asks ``inspect`` for anything, and then it
-    is the real module, for that code and every import after it."""
-    code = """
-import sys
-import abkit.tree, abkit.trace, abkit.cli.main, dataclasses
-print("ast" in sys.modules, "tokenize" in sys.modules, type(sys.modules["inspect"]).__name__)
-
-@dataclasses.dataclass
-class Undocumented:  # the one call dataclasses makes: a docstring from the signature
-    x: int
-
-import inspect
-print(Undocumented.__doc__, inspect is sys.modules["inspect"], type(inspect).__name__, inspect.isclass(Undocumented))
-from inspect import signature
-print(signature(Undocumented) == inspect.signature(Undocumented), dataclasses.inspect.isfunction(len))
-"""
-    run = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, env=_unmeasured(), capture_output=True,
-                         text=True)
-    assert run.stdout.splitlines() == ["False False StandIn", "Undocumented(x: int) True module True", "True False"], \
-        run.stdout + run.stderr
-
-
 @pytest.mark.parametrize("lang, other", [("en", "ko"), ("ko", "en")])
 def test_a_check_reads_the_catalogue_of_its_language_only(lang, other, correct, monkeypatch):
     from abkit import i18n
@@ -194,32 +170,3 @@ def _counting(catalogue):
 
     read.langs = set()
     return read
-
-
-def test_the_stand_in_answers_a_class_s_annotations_as_inspect_does():
-    """Python 3.12 and 3.13's ``dataclasses`` asks ``inspect.get_annotations`` of every class: the stand-in's answer
-    is the real function's (a class's own annotations, copied), and any other call is the real function's."""
-    import inspect
-
-    from abkit import _class_annotations
-
-    class Plain:
-        pass
-
-    class Annotated:
-        x: int
-        y: "list[str]" = []
-
-    class Child(Annotated):
-        z: float
-
-    for cls in (Plain, Annotated, Child, int, type):
-        assert _class_annotations(cls) == inspect.get_annotations(cls)
-        if cls is Annotated:
-            assert _class_annotations(cls) is not Annotated.__dict__["__annotations__"]
-    assert _class_annotations(Annotated, eval_str=True) == inspect.get_annotations(Annotated, eval_str=True)
-
-    def function(a: int) -> str:
-        return str(a)
-
-    assert _class_annotations(function) == inspect.get_annotations(function) == {"a": "int", "return": "str"}
