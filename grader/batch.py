@@ -150,19 +150,47 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
                  limits: Limits | None, student: str | Iterable[str] | None, force: bool,
                  progress: Callable[[int, int, Outcome], None] | None,
                  roster: dict[str, tuple[str, str]] | None = None) -> BatchResult:
-    """:func:`grade_batch`, its course fixed."""
+    """:func:`grade_batch`, its course fixed: the class read, who is graded again decided, the students graded,
+    the class's files written."""
     _check_out(Path(out), Path(submissions))
     intake = read_download(submissions)  # (a class with no student, or one it cannot read: SubmissionsError)
     with_roster(intake, roster)
     unique, duplicates = _unique(intake.entries)
     apart = folder_names(list(unique))  # ids apart from another only in letter case: folders a disk keeps apart
     unique = {name: replace(entry, folder=apart.get(name, "")) for name, entry in unique.items()}
-    chosen = None if student is None else {student_id(s) for s in ([student] if isinstance(student, str) else student)}
-    for name in sorted(chosen or ()):
-        if name not in unique:
-            raise SubmissionsError("grade.no_student", student=name, path=submissions)
+    chosen = _chosen(student, unique, submissions)
     grader = Grader(rubric, seed, lang, limits)
     result = BatchResult(Path(out), duplicates=duplicates, intake=intake)
+    rows, todo = _to_grade(grader, unique, chosen, force, result)
+    writable_folder(result.out)  # (made once the course's tests are known to be sound)
+    _grade_each(grader, todo, jobs, rows, result, progress)
+    held = [rows[name] for name in sorted(rows)]
+    result.rows = Rows(result.out, held)
+    result.failed = [r["extra_data"]["student"] for r in held if r["extra_data"].get("grader_error")]
+    if result.failed:
+        result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed,
+                                         getattr(roster, "path", None), unconfined=bool(missing_layers()))
+    _write_class_files(result, held, unique, rubric, lang)
+    result.graded.sort()
+    return result
+
+
+def _chosen(student: str | Iterable[str] | None, unique: dict[str, Submission], submissions: Path) -> set[str] | None:
+    """The ids ``--student`` names (None: the whole class); :class:`SubmissionsError` for one not in the class."""
+    if student is None:
+        return None
+    chosen = {student_id(s) for s in ([student] if isinstance(student, str) else student)}
+    for name in sorted(chosen):
+        if name not in unique:
+            raise SubmissionsError("grade.no_student", student=name, path=submissions)
+    return chosen
+
+
+def _to_grade(grader: Grader, unique: dict[str, Submission], chosen: set[str] | None, force: bool,
+              result: BatchResult) -> tuple[dict[str, dict], list[Submission]]:
+    """(rows kept from the out folder, by student; the entries to grade now). A saved row is kept for a student not
+    chosen, and reused (noted in ``result.reused``) when the whole class is graded, without ``force``, and the
+    student's files and the course's tests are those it was graded with (the fingerprint)."""
     rows: dict[str, dict] = {}
     todo = []
     for name, entry in unique.items():
@@ -176,8 +204,12 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
             result.reused.append(name)
         else:
             todo.append(entry)
-    writable_folder(result.out)  # (made once the course's tests are known to be sound)
+    return rows, todo
 
+
+def _grade_each(grader: Grader, todo: list[Submission], jobs: int, rows: dict[str, dict], result: BatchResult,
+                progress: Callable[[int, int, Outcome], None] | None) -> None:
+    """Grade ``todo``, in ``jobs`` workers at most; each row lands in ``rows`` and ``result`` as it comes."""
     def record(row: dict, confinement: dict | None) -> None:
         """One student graded and saved: their row, how their process was confined (the weakest one is kept)."""
         rows[row["extra_data"]["student"]] = kept(row)
@@ -192,19 +224,17 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
             _in_workers(grader, todo, result.out, workers, record)
         elif todo:
             _in_this_process(grader, todo, result.out, record)
-    held = [rows[name] for name in sorted(rows)]
-    result.rows = Rows(result.out, held)
-    result.failed = [r["extra_data"]["student"] for r in held if r["extra_data"].get("grader_error")]
-    if result.failed:
-        result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed,
-                                         getattr(roster, "path", None), unconfined=bool(missing_layers()))
+
+
+def _write_class_files(result: BatchResult, held: list[dict], unique: dict[str, Submission], rubric: Rubric,
+                       lang: str) -> None:
+    """The class's gradebook, summary and intake report; a student's folder in ``out`` whose student is no longer
+    in the class is named in the summary."""
     folders = result.out / STUDENTS_FOLDER
     theirs = {entry.folder or name for name, entry in unique.items()}
     gone = sorted(p.name for p in folders.iterdir() if p.is_dir() and p.name not in theirs) if folders.is_dir() else []
     write_class(result.out, held, rubric, lang, result.regrade, result.duplicates, gone)
-    write_atomic(result.out / INTAKE_REPORT, markdown(intake_markdown(intake, lang, duplicates)))
-    result.graded.sort()
-    return result
+    write_atomic(result.out / INTAKE_REPORT, markdown(intake_markdown(result.intake, lang, result.duplicates)))
 
 
 def _unique(entries: list[Submission]) -> tuple[dict[str, Submission], list[str]]:
