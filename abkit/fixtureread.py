@@ -44,7 +44,7 @@ def _kind(key: Node) -> Message:
 
 
 class _TreeReader:
-    """Reads a fixture's game: its tree (names, levels, leaves), chance probabilities, heuristic values and weights."""
+    """Reads a fixture's game: its tree (names, levels, leaves, the root's player) or its board."""
 
     def tree_part(self, doc: Node, fields: dict[str, Node]) -> Tree:
         """The tree of a ``game: tree`` fixture, with its levels, heuristics and probabilities."""
@@ -98,55 +98,6 @@ class _TreeReader:
         if levels[0] == CHANCE or (root is not None and levels[0] != root):
             raise self.fail(node, "fixture.levels_root")
         return tuple(levels)
-
-    def probabilities(self, node: Node | None, tree: Tree, chance: list[str], doc: Node) -> dict[str, float]:
-        """Child -> probability under CHANCE nodes: as given (summing to 1 per node), else uniform."""
-        given: dict[str, tuple[float, int]] = {}
-        if node is not None:
-            if not isinstance(node, MappingNode):
-                raise self.fail(node, "fixture.not_mapping_field", field="probabilities")
-            for key, value in node.value:
-                name = self.node_key(key)
-                given[name] = (self.probability(value), line_of(key))
-        parents = tree.parents()
-        for name, (_, line) in given.items():
-            if parents.get(name) not in chance:
-                raise self.fail(line, "fixture.not_an_outcome", name=name)
-        result: dict[str, float] = {}
-        for node_name in chance:
-            kids = tree.children[node_name]
-            listed = [k for k in kids if k in given]
-            if not listed:
-                result.update({k: 1 / len(kids) for k in kids})
-                continue
-            line = min(given[k][1] for k in listed)
-            if len(listed) != len(kids):
-                missing = ", ".join(k for k in kids if k not in given)
-                raise self.fail(line, "fixture.probability_missing", name=node_name, missing=missing)
-            total = sum(given[k][0] for k in kids)
-            if not math.isclose(total, 1.0, abs_tol=1e-9):
-                raise self.fail(line, "fixture.probability_sum", name=node_name, total=round(total, 6))
-            result.update({k: given[k][0] for k in kids})
-        return result
-
-    def probability(self, node: Node) -> float:
-        """A probability: a number in [0, 1], or a fraction written as text (``"1/6"``)."""
-        if isinstance(node, ScalarNode) and node.tag == STR and "/" in node.value:
-            try:
-                value = float(Fraction(node.value.replace(" ", "")))
-            except (ValueError, ZeroDivisionError):
-                raise self.fail(node, "fixture.bad_probability", found=describe(node)) from None
-        else:
-            value = number(node)
-        if not 0 <= value <= 1:
-            raise self.fail(node, "fixture.bad_probability", found=describe(node))
-        return value
-
-    def check_frontier(self, node: Node, tree: Tree, depth: int) -> None:
-        """Every internal node where a depth-``depth`` search stops needs a heuristic value."""
-        missing = [n for n, d in tree.depths().items() if d == depth and n in tree.children and n not in tree.heuristics]
-        if missing:
-            raise self.fail(node, "fixture.no_heuristic", depth=depth, names=", ".join(missing))
 
     def name(self, key: Node) -> str:
         """A node name from a mapping key: a non-empty string YAML did not read as something else."""
@@ -206,6 +157,61 @@ class _TreeReader:
         if not isinstance(name, str) or name not in self.where:
             raise self.fail(key, "fixture.unknown_node", name=str(name))
         return name
+
+
+class _ValueReader:
+    """Reads the numbers a fixture's tree carries besides its leaves: chance probabilities, heuristic values at
+    the depth limit, and weighted features. (Mixed into :class:`_Reader` after :class:`_TreeReader`: it names
+    nodes with ``node_key``.)"""
+
+    def probabilities(self, node: Node | None, tree: Tree, chance: list[str], doc: Node) -> dict[str, float]:
+        """Child -> probability under CHANCE nodes: as given (summing to 1 per node), else uniform."""
+        given: dict[str, tuple[float, int]] = {}
+        if node is not None:
+            if not isinstance(node, MappingNode):
+                raise self.fail(node, "fixture.not_mapping_field", field="probabilities")
+            for key, value in node.value:
+                name = self.node_key(key)
+                given[name] = (self.probability(value), line_of(key))
+        parents = tree.parents()
+        for name, (_, line) in given.items():
+            if parents.get(name) not in chance:
+                raise self.fail(line, "fixture.not_an_outcome", name=name)
+        result: dict[str, float] = {}
+        for node_name in chance:
+            kids = tree.children[node_name]
+            listed = [k for k in kids if k in given]
+            if not listed:
+                result.update({k: 1 / len(kids) for k in kids})
+                continue
+            line = min(given[k][1] for k in listed)
+            if len(listed) != len(kids):
+                missing = ", ".join(k for k in kids if k not in given)
+                raise self.fail(line, "fixture.probability_missing", name=node_name, missing=missing)
+            total = sum(given[k][0] for k in kids)
+            if not math.isclose(total, 1.0, abs_tol=1e-9):
+                raise self.fail(line, "fixture.probability_sum", name=node_name, total=round(total, 6))
+            result.update({k: given[k][0] for k in kids})
+        return result
+
+    def probability(self, node: Node) -> float:
+        """A probability: a number in [0, 1], or a fraction written as text (``"1/6"``)."""
+        if isinstance(node, ScalarNode) and node.tag == STR and "/" in node.value:
+            try:
+                value = float(Fraction(node.value.replace(" ", "")))
+            except (ValueError, ZeroDivisionError):
+                raise self.fail(node, "fixture.bad_probability", found=describe(node)) from None
+        else:
+            value = number(node)
+        if not 0 <= value <= 1:
+            raise self.fail(node, "fixture.bad_probability", found=describe(node))
+        return value
+
+    def check_frontier(self, node: Node, tree: Tree, depth: int) -> None:
+        """Every internal node where a depth-``depth`` search stops needs a heuristic value."""
+        missing = [n for n, d in tree.depths().items() if d == depth and n in tree.children and n not in tree.heuristics]
+        if missing:
+            raise self.fail(node, "fixture.no_heuristic", depth=depth, names=", ".join(missing))
 
     def heuristics(self, node: Node) -> dict[str, float]:
         if not isinstance(node, MappingNode):
@@ -337,7 +343,7 @@ class _ExpectedReader:
         return names
 
 
-class _Reader(_TreeReader, _ExpectedReader):
+class _Reader(_TreeReader, _ValueReader, _ExpectedReader):
     """Turns a composed YAML document into a :class:`Fixture`, checking as it goes."""
 
     def __init__(self, path: Path) -> None:
