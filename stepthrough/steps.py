@@ -30,7 +30,7 @@ from abkit.compare import Finding
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
 from abkit.textree import cut_holds, cut_test, fmt, is_number, key
-from abkit.trace import Trace, error_name
+from abkit.trace import Call, Trace, error_name
 from abkit.tree import Tree
 
 from abkit.stepthrough.svgtree import short
@@ -157,41 +157,33 @@ class _Calls:
         changes = [(node, "o", str(visit)), (node, "s", "open")]
         if window is not None and not (node in tree and tree.is_leaf(node)):
             changes += [(node, "wa", f"α={fmt(window[0])}"), (node, "wb", f"β={fmt(window[1])}")]
-        state = {"kind": "enter", "node": node, "call": i, "visit": visit, "window": window, "t": self.t}
+        state = {"call": i, "visit": visit, "window": window, "t": self.t}
         if self._evaluates(i):  # a terminal state, or a state at the depth limit: valued at once
-            self.leafy.add(i)
-            value, shown = self._returned(i)
-            leaf = node in tree and tree.is_leaf(node)
-            kind = "leaf" if leaf else "eval"
-            changes += [(node, "s", "done" if leaf else "eval"), (node, "v", _short(value) if shown else "")]
-            if not leaf:
-                changes += [(n, "s", "faint") for n in tree.preorder(node) if n != node] if node in tree else []
-            say = Message(f"steps.{kind}", node=call.node, value=_text(value))
-            self.out.append(Step(kind, node, say=say, v=value, shown=shown, changes=changes,
-                                 **{k: v for k, v in state.items() if k not in ("kind", "node")}))
+            self._valued_at_once(i, changes, state)
             return
-        player = call.player
+        v, shown = None, False
         if self.trusted:
-            self.v[i] = -math.inf if player == MAX else math.inf if player == MIN else 0
+            player = call.player
+            self.v[i] = v = -math.inf if player == MAX else math.inf if player == MIN else 0
             self.bounds[i] = [call.alpha, call.beta]
-        if self.trusted:
-            start = {MAX: "steps.enter_max", MIN: "steps.enter_min", CHANCE: "steps.enter_chance"}.get(player,
-                                                                                                   "steps.enter_max")
-            if window is None and player != CHANCE:
-                start += "_plain"
-            say = Message(start, node=call.node, alpha=fmt(call.alpha), beta=fmt(call.beta))
-            v, shown = self.v[i], True
-        elif call.synthetic:  # the search loops over the root's actions itself (or its call was not recorded)
-            say = Message("steps.your_root", node=call.node)
-            v, shown = None, False
-        else:
-            function = {MAX: "MAX-VALUE", MIN: "MIN-VALUE", CHANCE: "CHANCE-VALUE"}.get(player, "?")
-            say = Message("steps.your_enter" if window is not None else "steps.your_enter_plain", function=function,
-                          node=call.node, alpha=fmt(call.alpha), beta=fmt(call.beta))
-            v, shown = None, False
+            shown = True
         bounds = tuple(self.bounds[i]) if self.trusted else None
-        self.out.append(Step("enter", node, say=say, v=v, shown=shown, bounds=bounds, changes=changes,
-                             **{k: v for k, v in state.items() if k not in ("kind", "node")}))
+        self.out.append(Step("enter", node, say=_entering(call, window, self.trusted), v=v, shown=shown, bounds=bounds,
+                             changes=changes, **state))
+
+    def _valued_at_once(self, i: int, changes: list, state: dict) -> None:
+        """Call ``i`` valued its node with UTILITY (a leaf) or EVAL (at the depth limit): one step, its value."""
+        call, tree = self.trace.calls[i], self.tree
+        node = key(call.node)
+        self.leafy.add(i)
+        value, shown = self._returned(i)
+        leaf = node in tree and tree.is_leaf(node)
+        kind = "leaf" if leaf else "eval"
+        changes += [(node, "s", "done" if leaf else "eval"), (node, "v", _short(value) if shown else "")]
+        if not leaf and node in tree:  # the subtree below a node valued by EVAL is never searched
+            changes += [(n, "s", "faint") for n in tree.preorder(node) if n != node]
+        say = Message(f"steps.{kind}", node=call.node, value=_text(value))
+        self.out.append(Step(kind, node, say=say, v=value, shown=shown, changes=changes, **state))
 
     def _evaluates(self, i: int) -> bool:
         """Whether call ``i`` valued its own node with UTILITY or EVAL (the next state evaluated is its node, and it
@@ -225,14 +217,7 @@ class _Calls:
                 changes.append((child, "x", "1"))
                 changes += [(n, "s", "pruned") for n in tree.preorder(child)]
             relation = self._relation(call.player, value, window)
-            pruned = ", ".join(map(str, rest))
-            if self.trusted:
-                say = Message("steps.cut", node=call.node, v=_text(value), pruned=pruned,
-                              test=relation or Message("steps.no_test"))
-            elif relation is not None:
-                say = Message("steps.your_cut", node=call.node, v=_text(value), pruned=pruned, test=relation)
-            else:
-                say = Message("steps.your_stop", node=call.node, v=_text(value), pruned=pruned)
+            say = _cutting(call, value, ", ".join(map(str, rest)), relation, self.trusted)
             self.out.append(Step("cut", node, say=say, cut=relation, pruned=list(rest), changes=changes, **common))
             return
         key_ = "steps.return" if self.trusted else "steps.your_return"
@@ -302,6 +287,34 @@ class _Calls:
 
     def done(self) -> None:
         self.out.append(_done(self.trace, self.tree, self.t, self.trusted))
+
+
+def _entering(call: Call, window: tuple | None, trusted: bool) -> Message:
+    """What a step entering an internal node says: the pseudocode's call and its window (trusted), or what the
+    student's search was seen to do (their function's call, or their own loop over the root's actions)."""
+    player = call.player
+    if trusted:
+        start = {MAX: "steps.enter_max", MIN: "steps.enter_min", CHANCE: "steps.enter_chance"}.get(player,
+                                                                                               "steps.enter_max")
+        if window is None and player != CHANCE:
+            start += "_plain"
+        return Message(start, node=call.node, alpha=fmt(call.alpha), beta=fmt(call.beta))
+    if call.synthetic:  # the search loops over the root's actions itself (or its call was not recorded)
+        return Message("steps.your_root", node=call.node)
+    function = {MAX: "MAX-VALUE", MIN: "MIN-VALUE", CHANCE: "CHANCE-VALUE"}.get(player, "?")
+    return Message("steps.your_enter" if window is not None else "steps.your_enter_plain", function=function,
+                   node=call.node, alpha=fmt(call.alpha), beta=fmt(call.beta))
+
+
+def _cutting(call: Call, value: Any, pruned: str, relation: Message | None, trusted: bool) -> Message:
+    """What a step says where a call returns before its last child: the cut-off test that held (trusted: the
+    pseudocode's), or, for the student's search, the test seen to hold, or only that it stopped early."""
+    if trusted:
+        return Message("steps.cut", node=call.node, v=_text(value), pruned=pruned,
+                       test=relation or Message("steps.no_test"))
+    if relation is not None:
+        return Message("steps.your_cut", node=call.node, v=_text(value), pruned=pruned, test=relation)
+    return Message("steps.your_stop", node=call.node, v=_text(value), pruned=pruned)
 
 
 def _done(trace: Trace, tree: Tree, t: int, trusted: bool, changes: list | None = None) -> Step:
