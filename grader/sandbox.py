@@ -5,7 +5,8 @@ A :class:`Sandbox` is one child process (:mod:`abkit.grader.child`) for one stud
 environment, the student's temporary folder as working directory, resource
 limits (CPU, memory, file size, no core dumps) set by the child before any
 student code runs, and its stdout/stderr sent to a capped file. Requests and
-replies travel over two private pipes handed over with ``pass_fds``; every
+replies travel over two private pipes handed over with ``pass_fds``, framed and
+signed as :mod:`abkit.wire` says; every
 wait has a deadline, and a child that misses one is killed with its whole
 process group. The first bytes on the request pipe are a fresh secret key, read
 before any student code exists; every reply must carry its MAC under that key
@@ -33,13 +34,12 @@ from pathlib import Path
 from typing import Callable
 
 from abkit.i18n import Message
+from abkit.wire import HEADER, KEY_BYTES, MAC_BYTES, MAX_REPLY, encode, frame, signature
 
-from abkit.grader.child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
 from abkit.grader.replies import BadReply, envelope
 
 #: the harness each child process runs (:mod:`abkit.grader.child`), started as a module of the installed kit
 CHILD = "abkit.grader.child"
-MAX_REPLY = 16 * 1024 * 1024
 #: the most values (lists, mappings and items: brackets and commas) one reply may hold; a search of a 50,000-node
 #: tree (the largest a fixture may be) reports about 500,000
 MAX_ITEMS = 2_000_000
@@ -243,7 +243,7 @@ class ForkServer:
 
     def know(self, requests: list[bytes]) -> None:
         """Have the server read ``requests`` (the batch's shared tests', as they are sent) once, before it forks a
-        child: its children then take them without parsing them again (:func:`abkit.grader.child.know`). Sent in parts
+        child: its children then take them without parsing them again (:func:`abkit.grader.runtest.know`). Sent in parts
         of about :data:`KNOW_BYTES`; a request the server is not sent is parsed by each child, as any other."""
         part: list[bytes] = []
         size = 0
@@ -501,7 +501,7 @@ class Sandbox:
             raise self._malformed(Message("faults.reply.total", limit=MAX_REPLIES))
         data = self._read(size + MAC_BYTES, limit)
         body, mac = data[:size], data[size:]
-        expected = hmac.digest(self._key, SEQUENCE.pack(self._received) + body, "sha256")
+        expected = signature(self._key, self._received, body)
         self._received += 1
         if not more:
             self.ended()
@@ -582,9 +582,8 @@ class Sandbox:
     def close(self) -> None:
         """Say goodbye, give the child a moment to leave, then make sure it is gone; close the pipes."""
         if self.process is not None and self.process.returncode is None:
-            bye = json.dumps({"op": "bye"}).encode()
             try:  # the child answers "bye" by exiting, which closes its end of the reply pipe
-                os.write(self._request, HEADER.pack(len(bye)) + bye)
+                os.write(self._request, frame(encode({"op": "bye"})))
                 if select.select([self._reply], [], [], 0.5)[0] and not os.read(self._reply, 1):
                     self.process.wait(timeout=0.5)
             except (OSError, subprocess.TimeoutExpired):
@@ -692,9 +691,9 @@ def _spawn(workspace: Path, env: dict, settings: dict, fds: tuple[int, int], log
 
 
 def _frame(message: dict | bytes) -> bytes:
-    """A request as the child reads it: its length, then its JSON."""
-    body = message if isinstance(message, bytes) else json.dumps(message, ensure_ascii=False).encode("utf-8")
-    return HEADER.pack(len(body)) + body
+    """A request as the child reads it (:mod:`abkit.wire`): its length, then its JSON (``message``, or its JSON
+    already encoded)."""
+    return frame(message if isinstance(message, bytes) else encode(message))
 
 
 def decode_reply(body: bytes) -> object:
