@@ -410,50 +410,16 @@ def _value_root(trace: Trace, module: ModuleType, game: Game, algorithm: str, pa
 def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[TracingGame], Any], game: Game,
             then: Callable[[], None] | None = None) -> Any:
     """``run(traced game)`` with the module's MAX-VALUE/MIN-VALUE/CHANCE-VALUE wrapped to add each call to
-    ``trace.calls``; what ``run`` returned (``trace.error`` set and ``None`` if it raised). Then, if it did not
-    raise, ``then()`` with the wrappers still in place but recording nothing: code called after the search
-    runs the way the search ran (a runaway recursion fails there as it would in the search).
-
-    The wrappers take any arguments and pass them on unchanged; when a call's arguments cannot be read
-    (or anything in the recording goes wrong) the call is still made, only not recorded.
+    ``trace.calls`` (:func:`_recorder`); what ``run`` returned (``trace.error`` set and ``None`` if it raised).
+    Then, if it did not raise, ``then()`` with the wrappers still in place but recording nothing: code called after
+    the search runs the way the search ran (a runaway recursion fails there as it would in the search). The
+    module's own functions are put back in every case.
     """
     stack: list[int] = []
     recording = [True]
     originals = {name: function for name in FUNCTIONS if callable(function := getattr(module, name, None))}
-    calls, visited, evaluated = trace.calls, trace.visited, trace.evaluated
-
-    def wrap(name: str, function: Callable) -> Callable:
-        player = FUNCTIONS[name]
-        shape: list = []  # the function's parameters (:func:`_parameters`), read at the first call that needs them
-
-        def recorded(*args: Any, **kwargs: Any) -> Any:
-            if not recording[0]:
-                return function(*args, **kwargs)
-            if kwargs or len(args) < (4 if windowed else 2) or type(args[1]) is not str:  # the usual call: inline below
-                if not shape:
-                    shape.append(_parameters(function))
-                call = _begin(trace, stack, player, windowed, args, kwargs, shape[0])
-                if call is None:
-                    return function(*args, **kwargs)
-            else:
-                call = Call(args[1], player, None, None, None, stack[-1] if stack else None, len(visited),
-                            len(evaluated))
-                if windowed and len(args) >= 4:
-                    call.alpha, call.beta = args[2], args[3]
-                calls.append(call)
-                stack.append(len(calls) - 1)
-            try:
-                value = function(*args, **kwargs)
-            finally:
-                del stack[-1:]
-            call.value, call.returned_at = value, len(visited)
-            return value
-        recorded.__wrapped__ = function
-        recorded.__name__ = name
-        return recorded
-
     for name, function in originals.items():
-        setattr(module, name, wrap(name, function))
+        setattr(module, name, _recorder(name, function, trace, windowed, stack, recording))
     try:
         try:
             result = run(TracingGame(game, trace))
@@ -467,6 +433,46 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
     finally:
         for name, function in originals.items():
             setattr(module, name, function)
+
+
+def _recorder(name: str, function: Callable, trace: Trace, windowed: bool, stack: list[int],
+              recording: list[bool]) -> Callable:
+    """``function`` (the module's ``name``: MAX-VALUE, MIN-VALUE or CHANCE-VALUE) wrapped to add each of its calls
+    to ``trace.calls``, with its window when ``windowed``, its parent (the innermost call still on ``stack``) and
+    what it returned; while ``recording[0]`` is false, a plain pass-through.
+
+    The wrapper takes any arguments and passes them on unchanged; when a call's arguments cannot be read
+    (or anything in the recording goes wrong) the call is still made, only not recorded (:func:`_begin`).
+    """
+    player = FUNCTIONS[name]
+    calls, visited, evaluated = trace.calls, trace.visited, trace.evaluated
+    shape: list = []  # the function's parameters (:func:`_parameters`), read at the first call that needs them
+
+    def recorded(*args: Any, **kwargs: Any) -> Any:
+        if not recording[0]:
+            return function(*args, **kwargs)
+        if kwargs or len(args) < (4 if windowed else 2) or type(args[1]) is not str:  # the usual call: inline below
+            if not shape:
+                shape.append(_parameters(function))
+            call = _begin(trace, stack, player, windowed, args, kwargs, shape[0])
+            if call is None:
+                return function(*args, **kwargs)
+        else:
+            call = Call(args[1], player, None, None, None, stack[-1] if stack else None, len(visited),
+                        len(evaluated))
+            if windowed and len(args) >= 4:
+                call.alpha, call.beta = args[2], args[3]
+            calls.append(call)
+            stack.append(len(calls) - 1)
+        try:
+            value = function(*args, **kwargs)
+        finally:
+            del stack[-1:]
+        call.value, call.returned_at = value, len(visited)
+        return value
+    recorded.__wrapped__ = function
+    recorded.__name__ = name
+    return recorded
 
 
 def _begin(trace: Trace, stack: list[int], player: str, windowed: bool, args: tuple, kwargs: dict,

@@ -56,7 +56,7 @@ def _suggestion(error: BaseException) -> str:
     if not isinstance(error, AttributeError):
         return ""
     try:
-        import difflib  # imported once by the grading fork server (grader.child._warm_up)
+        import difflib  # imported once by the grading fork server (grader.forkserver._warm_up)
 
         name, obj = error.name, error.obj
         if not isinstance(name, str) or obj is None:

@@ -7,7 +7,7 @@ Every figure is measured here, on this machine, in this run:
   is slower, its editable install's ``.pth`` hook imports much of the standard library);
 - the in-process floor: the searches of every test the grader runs for each student (the same test plan,
   ``abkit.grader.testplan``), run by the reference solutions in this one process the way the student's process runs
-  them (``abkit.grader.child.run_test``; board positions counted; the played games move by move), without sandbox,
+  them (``abkit.grader.runtest.run_test``; board positions counted; the played games move by move), without sandbox,
   pipes, JSON or files: the work no grader of these tests can avoid. Beside it, not in it: the reference's own
   searches on each student's random trees, which the grader needs too;
 - the peer: the pytest file instructors usually write (``bench/peers/test_student.py``), one pytest process per
@@ -45,7 +45,7 @@ from abkit.loading import KIT_ROOT, SOLUTIONS, load_module
 from abkit.play import play_games
 from abkit.tree import TreeGame
 from abkit.grader.batch import grade_batch
-from abkit.grader.child import BOARD_GAMES, answer, run_test
+from abkit.grader.runtest import BOARD_GAMES, answer, run_test
 from abkit.grader.rubric import load_rubric
 from abkit.grader.testplan import TestPlan
 from timing import machine, system_pythons, timed  # bench/timing.py: run as python bench/<name>.py
@@ -105,7 +105,7 @@ def in_process_floor(rubric, students: int) -> tuple[float, float, int]:
 
 
 def run_as_child(module, test) -> object:
-    """What the student's process computes for ``test`` (``abkit.grader.child.serve``), from the test itself."""
+    """What the student's process computes for ``test`` (``abkit.grader.serve.serve``), from the test itself."""
     if test.kind == "play":
         return play_games(lambda state: answer(module, test.message(state=state))["answer"], test.seed,
                           start=test.state)

@@ -21,7 +21,7 @@ from abkit.play import problems
 from abkit.trace import ALGORITHMS, Trace, error_name
 from abkit.tree import TreeGame
 
-from abkit.grader.child import MOVE_BUDGET, game_from_request
+from abkit.grader.runtest import MOVE_BUDGET, game_from_request
 from abkit.grader.running import ExerciseRun, relative
 from abkit.grader.testplan import Test, fmt
 

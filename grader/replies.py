@@ -6,7 +6,7 @@ it sign anything. So the grader trusts a reply's *shape* no more than its
 content: every reply is checked here before any of it is used, and one that does
 not fit raises :class:`BadReply`, which the grader turns into the student's
 process failing (``crashed``, with the problem in words), never an exception of
-its own. What a reply may hold (see :func:`abkit.grader.child.serve` and
+its own. What a reply may hold (see :func:`abkit.grader.serve.serve` and
 :meth:`abkit.trace.Trace.to_dict`):
 
 - every reply (:func:`envelope`): ``id`` (an int), ``output`` (text), ``tampered``
@@ -16,7 +16,7 @@ its own. What a reply may hold (see :func:`abkit.grader.child.serve` and
 - search, call (:func:`search`): ``trace``, a trace's plain data: node names are
   plain, hashable values (text no longer than the test's longest name, numbers,
   bool, None), numbers (±inf and NaN included), at most
-  :data:`~abkit.grader.child.MAX_RECORD` generated nodes, leaves and calls, each call
+  :data:`~abkit.wire.MAX_RECORD` generated nodes, leaves and calls, each call
   a row of ten fields whose parent is an earlier call;
 - order (:func:`order`): ``answer``, a mapping of the asked nodes to a list of plain values (or one);
 - move (:func:`move`): ``answer``, one plain value.
@@ -32,8 +32,9 @@ from itertools import compress, repeat
 from typing import Any, Iterable
 
 from abkit.i18n import Message
+from abkit.wire import MAX_RECORD
 
-from abkit.grader.child import CONTRACT, MAX_RECORD
+from abkit.grader.runtest import CONTRACT
 
 #: the most characters kept of one free text (an error message, a value's repr, one traceback line)
 TEXT = 2_000

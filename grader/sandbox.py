@@ -5,7 +5,8 @@ A :class:`Sandbox` is one child process (:mod:`abkit.grader.child`) for one stud
 environment, the student's temporary folder as working directory, resource
 limits (CPU, memory, file size, no core dumps) set by the child before any
 student code runs, and its stdout/stderr sent to a capped file. Requests and
-replies travel over two private pipes handed over with ``pass_fds``; every
+replies travel over two private pipes handed over with ``pass_fds``, framed and
+signed as :mod:`abkit.wire` says; every
 wait has a deadline, and a child that misses one is killed with its whole
 process group. The first bytes on the request pipe are a fresh secret key, read
 before any student code exists; every reply must carry its MAC under that key
@@ -33,13 +34,12 @@ from pathlib import Path
 from typing import Callable
 
 from abkit.i18n import Message
+from abkit.wire import HEADER, KEY_BYTES, MAC_BYTES, MAX_REPLY, encode, frame, signature
 
-from abkit.grader.child import HEADER, KEY_BYTES, MAC_BYTES, SEQUENCE
 from abkit.grader.replies import BadReply, envelope
 
 #: the harness each child process runs (:mod:`abkit.grader.child`), started as a module of the installed kit
 CHILD = "abkit.grader.child"
-MAX_REPLY = 16 * 1024 * 1024
 #: the most values (lists, mappings and items: brackets and commas) one reply may hold; a search of a 50,000-node
 #: tree (the largest a fixture may be) reports about 500,000
 MAX_ITEMS = 2_000_000
@@ -111,14 +111,14 @@ class Registry:
     def __init__(self) -> None:
         self.lock, self.live, self.stopping = threading.Lock(), set(), False
 
-    def add(self, sandbox: "Sandbox") -> None:
+    def add(self, sandbox: "StudentProcess") -> None:
         """Register ``sandbox`` before its process starts; :class:`Interrupted` while stopping."""
         with self.lock:
             if self.stopping:
                 raise Interrupted()
             self.live.add(sandbox)
 
-    def discard(self, sandbox: "Sandbox") -> None:
+    def discard(self, sandbox: "StudentProcess") -> None:
         with self.lock:
             self.live.discard(sandbox)
 
@@ -243,7 +243,7 @@ class ForkServer:
 
     def know(self, requests: list[bytes]) -> None:
         """Have the server read ``requests`` (the batch's shared tests', as they are sent) once, before it forks a
-        child: its children then take them without parsing them again (:func:`abkit.grader.child.know`). Sent in parts
+        child: its children then take them without parsing them again (:func:`abkit.grader.runtest.know`). Sent in parts
         of about :data:`KNOW_BYTES`; a request the server is not sent is parsed by each child, as any other."""
         part: list[bytes] = []
         size = 0
@@ -404,14 +404,11 @@ def wait_ready(fd: int, writing: bool, limit: float, clock: TestClock) -> bool:
         limit = later
 
 
-class Sandbox:
-    """One child process running one student's code; use as a context manager.
-
-    With ``server`` (a :class:`ForkServer`), the child is forked by it instead of started afresh.
+class StudentProcess:
+    """One student's process, started and ended: forked by a :class:`ForkServer` (``server``) or started afresh,
+    with its two pipes, the run's key, its limits and its log, and ended with everything it started. What goes
+    over the pipes is :class:`Sandbox`'s.
     """
-
-    #: the bytes of the student's replies so far (:data:`MAX_REPLIES`), carried from one of its processes to the next
-    replied = 0
 
     def __init__(self, workspace: Path, limits: Limits, deadline: float | None = None,
                  server: ForkServer | None = None) -> None:
@@ -420,13 +417,6 @@ class Sandbox:
         self._clock = TestClock(limits.test_seconds, self.deadline)
         self.process: subprocess.Popen | None = None
         self._log_path = self.workspace.parent / f"{self.workspace.name}.log"
-
-    def __enter__(self) -> "Sandbox":
-        self.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def start(self) -> None:
         """Start the child and hand it the run's key; it confines itself, then waits for requests.
@@ -452,6 +442,72 @@ class Sandbox:
             os.write(self._request, self._key)  # an empty pipe takes these few bytes at once
         except OSError:  # the child has already ended (its log says why): the first request finds it dead
             pass
+
+    def _died(self, kind: type[Died] = Died) -> Died:
+        """The child, killed, as ``kind``: :class:`Died`, or :class:`Forged` when it sent what it may not."""
+        self.kill()
+        return kind(self.log(), self.process.returncode if self.process else None)
+
+    def _malformed(self, problem: Message) -> "Malformed":
+        """The child, killed, for a reply it signed that the grader cannot use (``problem``)."""
+        self.kill()
+        return Malformed(problem, self.log(), self.process.returncode if self.process else None)
+
+    def log(self, limit: int = 2000) -> str:
+        """The head of what the child wrote to its stdout/stderr outside the capture (a fatal error, say)."""
+        try:
+            with open(self._log_path, "rb") as log:
+                return log.read(limit).decode("utf-8", "replace").strip()
+        except OSError:  # pragma: no cover - the file is made before the child starts
+            return ""
+
+    def kill(self) -> None:
+        """End the child and everything it started (its process group), and reap it (:func:`_end`)."""
+        if self.process is not None and self.process.returncode is None:
+            _end(self.process)
+
+    def close(self) -> None:
+        """Say goodbye, give the child a moment to leave, then make sure it is gone; close the pipes."""
+        if self.process is not None and self.process.returncode is None:
+            try:  # the child answers "bye" by exiting, which closes its end of the reply pipe
+                os.write(self._request, frame(encode({"op": "bye"})))
+                if select.select([self._reply], [], [], 0.5)[0] and not os.read(self._reply, 1):
+                    self.process.wait(timeout=0.5)
+            except (OSError, subprocess.TimeoutExpired):
+                pass
+        if self.process is not None:
+            try:  # whatever the student's code started is in the child's process group
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                pass
+        self.kill()
+        LIVE.discard(self)
+        if getattr(self, "_coverage", None) is not None:
+            _collect_coverage(*self._coverage)
+        if getattr(self, "_profile", None) is not None:
+            _collect_profile(*self._profile, self.process.pid if self.process else 0)
+        _close(getattr(self, "_request", None), getattr(self, "_reply", None))
+        self._request = self._reply = None
+
+
+class Sandbox(StudentProcess):
+    """One child process running one student's code; use as a context manager.
+
+    Its requests go out framed (:mod:`abkit.wire`), sent ahead where that cannot block, and each reply is read
+    within its test's time (:class:`TestClock`) and believed only once it is signed, in sequence, within the sizes
+    allowed and of its kind's shape; anything else ends the process. With ``server`` (a :class:`ForkServer`),
+    the child is forked by it instead of started afresh.
+    """
+
+    #: the bytes of the student's replies so far (:data:`MAX_REPLIES`), carried from one of its processes to the next
+    replied = 0
+
+    def __enter__(self) -> "Sandbox":
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def request(self, message: dict | bytes, check: Callable[[dict], dict] | None = None) -> dict:
         """Send ``message`` (or its JSON, encoded) and return the reply; :class:`TimedOut` or :class:`Died` otherwise.
@@ -491,22 +547,7 @@ class Sandbox:
         exception. ``more``: the reply comes in frames (a ``games`` request's moves, each sent as soon as it is
         chosen), this is one of them, and :meth:`ended` says when there are no more.
         """
-        limit = self._clock.limit(self._pending[0])
-        head = self._read(HEADER.size, limit)
-        size = HEADER.unpack(head)[0]
-        if size > MAX_REPLY:  # refused before a byte of it is read
-            raise self._malformed(Message("faults.reply.size", size=size, limit=MAX_REPLY))
-        self.replied += size
-        if self.replied > MAX_REPLIES:
-            raise self._malformed(Message("faults.reply.total", limit=MAX_REPLIES))
-        data = self._read(size + MAC_BYTES, limit)
-        body, mac = data[:size], data[size:]
-        expected = hmac.digest(self._key, SEQUENCE.pack(self._received) + body, "sha256")
-        self._received += 1
-        if not more:
-            self.ended()
-        if not hmac.compare_digest(mac, expected):
-            raise self._died(Forged)
+        body = self._signed(more)
         try:
             reply = decode_reply(body)
         except BadReply as bad:
@@ -524,15 +565,33 @@ class Sandbox:
         self._clock.answered()
         return reply
 
+    def _signed(self, more: bool) -> bytes:
+        """The next reply's body (a frame of it when ``more``), read within its request's time limit and the sizes
+        allowed (:data:`MAX_REPLY`, :data:`MAX_REPLIES`), its MAC checked under the run's key and its sequence number
+        (:func:`abkit.wire.signature`); its request ended (:meth:`ended`) unless ``more``."""
+        limit = self._clock.limit(self._pending[0])
+        head = self._read(HEADER.size, limit)
+        size = HEADER.unpack(head)[0]
+        if size > MAX_REPLY:  # refused before a byte of it is read
+            raise self._malformed(Message("faults.reply.size", size=size, limit=MAX_REPLY))
+        self.replied += size
+        if self.replied > MAX_REPLIES:
+            raise self._malformed(Message("faults.reply.total", limit=MAX_REPLIES))
+        data = self._read(size + MAC_BYTES, limit)
+        body, mac = data[:size], data[size:]
+        expected = signature(self._key, self._received, body)
+        self._received += 1
+        if not more:
+            self.ended()
+        if not hmac.compare_digest(mac, expected):
+            raise self._died(Forged)
+        return body
+
     def ended(self) -> None:
         """The oldest unanswered request has its whole reply (its last frame read, or, when it comes in frames,
         all of them): the next reply answers the next request."""
         self._pending.popleft()
         self._sent += 1
-
-    def _malformed(self, problem: Message) -> "Malformed":
-        self.kill()
-        return Malformed(problem, self.log(), self.process.returncode if self.process else None)
 
     def _write(self, data: bytes, limit: float) -> None:
         """Write to the request pipe without ever blocking past ``limit`` (a pipe takes PIPE_BUF bytes when writable)."""
@@ -560,50 +619,6 @@ class Sandbox:
         data = bytes(buffer[:size])
         del buffer[:size]
         return data
-
-    def _died(self, kind: type[Died] = Died) -> Died:
-        """The child, killed, as ``kind``: :class:`Died`, or :class:`Forged` when it sent what it may not."""
-        self.kill()
-        return kind(self.log(), self.process.returncode if self.process else None)
-
-    def log(self, limit: int = 2000) -> str:
-        """The head of what the child wrote to its stdout/stderr outside the capture (a fatal error, say)."""
-        try:
-            with open(self._log_path, "rb") as log:
-                return log.read(limit).decode("utf-8", "replace").strip()
-        except OSError:  # pragma: no cover - the file is made before the child starts
-            return ""
-
-    def kill(self) -> None:
-        """End the child and everything it started (its process group), and reap it (:func:`_end`)."""
-        if self.process is not None and self.process.returncode is None:
-            _end(self.process)
-
-    def close(self) -> None:
-        """Say goodbye, give the child a moment to leave, then make sure it is gone; close the pipes."""
-        if self.process is not None and self.process.returncode is None:
-            bye = json.dumps({"op": "bye"}).encode()
-            try:  # the child answers "bye" by exiting, which closes its end of the reply pipe
-                os.write(self._request, HEADER.pack(len(bye)) + bye)
-                if select.select([self._reply], [], [], 0.5)[0] and not os.read(self._reply, 1):
-                    self.process.wait(timeout=0.5)
-            except (OSError, subprocess.TimeoutExpired):
-                pass
-        if self.process is not None:
-            try:  # whatever the student's code started is in the child's process group
-                os.killpg(self.process.pid, signal.SIGKILL)
-            except OSError:
-                pass
-        self.kill()
-        LIVE.discard(self)
-        if getattr(self, "_coverage", None) is not None:
-            _collect_coverage(*self._coverage)
-        if getattr(self, "_profile", None) is not None:
-            _collect_profile(*self._profile, self.process.pid if self.process else 0)
-        _close(getattr(self, "_request", None), getattr(self, "_reply", None))
-        self._request = self._reply = None
-
-
 
 
 # -- the kit's own tests run under coverage, which follows subprocesses ----------------
@@ -692,9 +707,9 @@ def _spawn(workspace: Path, env: dict, settings: dict, fds: tuple[int, int], log
 
 
 def _frame(message: dict | bytes) -> bytes:
-    """A request as the child reads it: its length, then its JSON."""
-    body = message if isinstance(message, bytes) else json.dumps(message, ensure_ascii=False).encode("utf-8")
-    return HEADER.pack(len(body)) + body
+    """A request as the child reads it (:mod:`abkit.wire`): its length, then its JSON (``message``, or its JSON
+    already encoded)."""
+    return frame(message if isinstance(message, bytes) else encode(message))
 
 
 def decode_reply(body: bytes) -> object:

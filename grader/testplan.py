@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
 import math
 import random
 import threading
@@ -45,9 +44,10 @@ from abkit.randomtree import random_tree
 from abkit.reference import reference
 from abkit.trace import CountedTrace, Trace
 from abkit.tree import Tree, TreeGame, backed_up_values
+from abkit.wire import encode, tree_to_data
 
 from abkit.grader import replies
-from abkit.grader.child import answer, game_from_request, run_test, tree_to_data
+from abkit.grader.runtest import answer, game_from_request, run_test
 from abkit.grader.rubric import EXERCISES, Rubric
 
 SOURCE_FOLDERS = {"public": "public_fixtures", "hidden": "hidden_fixtures"}  # attributes of the course folder
@@ -119,7 +119,7 @@ class Test:
     @cached_property
     def request(self) -> bytes:
         """What the child is sent (JSON): the game to search and how to call the student's code, nothing else."""
-        return json.dumps(self.message(), ensure_ascii=False).encode("utf-8")
+        return encode(self.message())
 
     def message(self, **extra) -> dict:
         """The request as data: the game (a tree with its heuristic values and probabilities, or a board game's
@@ -203,7 +203,7 @@ class TestPlan:
         return searches + direct
 
     def _usable(self, test: Test) -> bool:
-        """Whether the reference completes ``test`` within the child's budget (:data:`~abkit.grader.child.GAME_BUDGET`
+        """Whether the reference completes ``test`` within the child's budget (:data:`~abkit.grader.runtest.GAME_BUDGET`
         states on a board game), computing its expected outcome: a bigger position is not graded."""
         expected = self.expected(test, cache=True)
         return not isinstance(expected, Trace) or expected.error is None

@@ -29,7 +29,7 @@ MISTAKES = STYLES / "mistakes"
 #: exercise file stem -> the algorithm it implements
 ALGORITHM_OF = {"minimax": "minimax", "alphabeta": "alphabeta", "alphabeta_cutoff": "cutoff",
                 "expectimax": "expectimax", "ordering": "ordering"}
-#: the grader stops a traced search of a board game here (grader.child.GAME_BUDGET); bigger positions are not graded
+#: the grader stops a traced search of a board game here (grader.runtest.GAME_BUDGET); bigger positions are not graded
 BUDGET = 10_000
 FUNCTION_OF = {MAX: "max_value", MIN: "min_value", CHANCE: "chance_value"}
 

@@ -186,7 +186,7 @@ def test_pure_python_yaml_parser_gives_the_same_answers(monkeypatch, write, text
 def test_a_tree_too_big_for_a_graded_search_is_refused_at_its_tree(write):
     """A graded search reports at most MAX_TREE_NODES states (the grader's own record limit): a bigger tree would
     fail every correct student, so the fixture is refused where its tree begins."""
-    from abkit.grader.child import MAX_RECORD
+    from abkit.wire import MAX_RECORD
 
     from abkit.fixtureformat import MAX_TREE_NODES
 

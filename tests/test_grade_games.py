@@ -6,7 +6,8 @@ import pytest
 
 from abkit.game import Budgeted, SearchTooLong
 from abkit.tictactoe import EMPTY, TicTacToe
-from abkit.grader.child import game_from_request, search_params, tree_from_data, tree_to_data
+from abkit.grader.runtest import game_from_request, search_params
+from abkit.wire import tree_from_data, tree_to_data
 from abkit.grader.grading import Grader
 from abkit.play import play_games, problems
 from abkit.reference import reference
@@ -117,7 +118,7 @@ def test_a_counted_search_reports_what_the_full_record_would(exercise):
     from abkit.tictactoe import nilsson_eval
     from abkit.trace import CountedTrace, counted_search, traced_search
     from abkit.tree import TreeGame, from_nested
-    from abkit.grader.child import GAME_BUDGET
+    from abkit.grader.runtest import GAME_BUDGET
     from abkit.grader.rubric import EXERCISES
     from abkit.grader.mistakes import for_exercise, mutant
 

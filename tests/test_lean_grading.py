@@ -52,7 +52,7 @@ ANY_TREE = [lambda g: g.tree.children.__setitem__(g.tree.root, ()), lambda g: g.
 @pytest.mark.parametrize("change", TAMPERINGS.values(), ids=TAMPERINGS.keys())
 def test_every_change_to_what_the_game_holds_is_tampering(change):
     from abkit.tree import TreeGame, from_nested
-    from abkit.grader.child import _fingerprint, _snapshot, _tampered
+    from abkit.grader.tamper import _fingerprint, _snapshot, _tampered
 
     game = TreeGame(from_nested([[3, 12], [2, 4]]))
     before, fingerprint = _snapshot(), _fingerprint(game)
@@ -62,7 +62,7 @@ def test_every_change_to_what_the_game_holds_is_tampering(change):
 
 def test_a_board_game_given_an_attribute_or_another_class_is_tampered_with():
     from abkit.tictactoe import TicTacToe
-    from abkit.grader.child import _fingerprint, _snapshot, _tampered
+    from abkit.grader.tamper import _fingerprint, _snapshot, _tampered
 
     game = TicTacToe()
     before, fingerprint = _snapshot(), _fingerprint(game)
@@ -77,40 +77,41 @@ def test_a_board_game_given_an_attribute_or_another_class_is_tampered_with():
 
 
 def test_a_request_the_fork_server_knows_is_read_unparsed_and_each_test_gets_a_game_of_its_own(monkeypatch):
-    """The shared tests' requests, read once by the fork server (grader.child.know): a child takes such a request
+    """The shared tests' requests, read once by the fork server (grader.runtest.know): a child takes such a request
     as the same data the bytes say, and each test a new game, equal to one built from the request, that no earlier
     test's changes reach; a request that only has a known one's id is parsed."""
-    import abkit.grader.child as child
+    import abkit.grader.runtest as runtest
     from abkit.grader.rubric import load_rubric
+    from abkit.grader.tamper import _fingerprint, _held
     from abkit.grader.testplan import TestPlan
 
-    monkeypatch.setattr(child, "_KNOWN", {})
-    monkeypatch.setattr(child, "_KNOWN_TREES", {})
+    monkeypatch.setattr(runtest, "_KNOWN", {})
+    monkeypatch.setattr(runtest, "_KNOWN_TREES", {})
     tests = [t for shared in TestPlan(load_rubric(), 0).shared.values() for t in shared]
-    child.know([t.request for t in tests])
+    runtest.know([t.request for t in tests])
     trees = 0
     for test in tests:
-        request = child._KNOWN[test.request]
+        request = runtest._KNOWN[test.request]
         assert request == json.loads(test.request)
         if "tree" not in request:
             continue
         trees += 1
-        first, built = child._game_for(request), child.game_from_request(request)
-        assert child._fingerprint(first) == child._fingerprint(built) and first.tree == built.tree
+        first, built = runtest._game_for(request), runtest.game_from_request(request)
+        assert _fingerprint(first) == _fingerprint(built) and first.tree == built.tree
         for change in ANY_TREE:  # whatever a test does to its game, the next test's is as built
-            held = list(child._held(first))
+            held = list(_held(first))
             change(first)
-            second = child._game_for(request)
-            assert child._fingerprint(second) == child._fingerprint(built) and second.tree == built.tree
-            assert not set(map(id, child._held(second))) & set(map(id, held))  # no mapping of the last one's
+            second = runtest._game_for(request)
+            assert _fingerprint(second) == _fingerprint(built) and second.tree == built.tree
+            assert not set(map(id, _held(second))) & set(map(id, held))  # no mapping of the last one's
             first = second
     assert trees >= 40
     first = next(t for t in tests if t.tree is not None)
     other = next(t for t in tests if t.tree is not None and t.tree != first.tree)
     stranger = json.loads(first.request)  # equal to a known request, but not it: parsed, never given its parts
-    assert child._game_for(stranger).tree == first.tree
-    child._KNOWN_TREES[id(stranger)] = (object(), child._KNOWN_TREES[id(child._KNOWN[other.request])][1])
-    assert child._game_for(stranger).tree == first.tree != other.tree  # another's parts under its id: not used
+    assert runtest._game_for(stranger).tree == first.tree
+    runtest._KNOWN_TREES[id(stranger)] = (object(), runtest._KNOWN_TREES[id(runtest._KNOWN[other.request])][1])
+    assert runtest._game_for(stranger).tree == first.tree != other.tree  # another's parts under its id: not used
 
 
 def test_the_fork_server_is_told_the_shared_requests_in_datagrams_it_can_take():
@@ -199,7 +200,7 @@ def test_a_students_process_inherits_no_hidden_test_from_the_fork_server(tmp_pat
 
     (tmp_path / "rubric.yaml").write_text("fixtures: [public, hidden]\nrandom_trees: {count: 1}\ndirect_tests: 0\n"
                                           "exercises: {alphabeta: {values: 1}}\n", encoding="utf-8")
-    peek = ("import json, sys\nknown = getattr(sys.modules['__main__'], '_KNOWN', {})\n"
+    peek = ("import json, sys\nknown = getattr(sys.modules['abkit.grader.runtest'], '_KNOWN', {})\n"
             "raise ValueError('KNOWN ' + json.dumps(sorted(json.dumps(r.get('tree', {}).get('utilities', {}), "
             "sort_keys=True) for r in known.values())))\n")
     (tmp_path / "class" / "peeks").mkdir(parents=True)

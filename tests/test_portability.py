@@ -275,7 +275,7 @@ def test_the_readme_sets_up_in_powershell_too():
 # -- grading: a limit the system refuses is said, not dropped -------------------------------------------------
 
 def test_the_grading_child_names_each_limit_the_system_refuses():
-    from abkit.grader.child import set_limits
+    from abkit.grader.childlimits import set_limits
 
     class MacLike:
         RLIMIT_CPU, RLIMIT_AS, RLIMIT_CORE = 0, 5, 4  # no RLIMIT_FSIZE here, to name a missing one too
