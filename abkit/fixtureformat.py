@@ -18,7 +18,7 @@ from .tree import Tree, TreeGame
 if TYPE_CHECKING:
     from typing import Any
 
-#: the most nodes a fixture's tree may have: a graded search reports at most this many states (grader.child.MAX_RECORD;
+#: the most nodes a fixture's tree may have: a graded search reports at most this many states (abkit.wire.MAX_RECORD;
 #: iterative deepening generates a state once per depth, so on a tree near this size it may still report more)
 MAX_TREE_NODES = 50_000
 DEFAULT_ROOT_NAME = "A"
