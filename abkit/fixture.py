@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import field
 from pathlib import Path
 
+from .algorithms import Algorithm
 from .cache import cached
 from .errors import LocatedError
 from .i18n import Message, os_problem
@@ -38,7 +39,8 @@ EXPECTED_FIELDS = {"value": "number", "action": "action", "visited": "names",
                    "leaves": "count", "orders": "orders"}
 #: the fields a fixture on a whole game (not a drawn tree) may expect: its states are boards, not names
 GAME_FIELDS = ("value", "action", "nodes", "leaves")
-ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
+#: the algorithms an ``expected:`` block may name (:class:`~abkit.algorithms.Algorithm`)
+ALGORITHMS = Algorithm.names()
 
 
 class FixtureError(LocatedError):
@@ -87,7 +89,7 @@ class Fixture:
 
     def search_params(self, algorithm: str, game) -> dict[str, Any]:
         """The extra arguments ``algorithm`` takes on this fixture (depth and EVAL for the cut-off search)."""
-        if algorithm not in ("cutoff", "ordering"):
+        if not Algorithm(algorithm).depth_limited:
             return {}
         return {"depth": self.depth, "eval_fn": game.evaluate if self.tree is not None else nilsson_eval}
 

@@ -27,11 +27,12 @@ from types import FunctionType, ModuleType
 from typing import Iterator
 
 import abkit.trace as _trace_module
+from abkit.algorithms import Algorithm
 from abkit.game import Budgeted
 from abkit.loading import load_module
 from abkit.play import playing
 from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval
-from abkit.trace import (ALGORITHMS, Trace, TracingGame, _plain, counted_search, traced_call,
+from abkit.trace import (Trace, TracingGame, _plain, counted_search, traced_call,
                          traced_search)
 from abkit.tree import Tree, TreeGame
 
@@ -152,7 +153,7 @@ def answer(module: ModuleType, request: dict) -> dict:
     if request["op"] == "order":
         eval_fn = search_params({"depth": 0}, game)["eval_fn"]
         return {"answer": {node: _plain_list(module.ordered_actions(game, node, eval_fn)) for node in request["nodes"]}}
-    entry = getattr(module, ALGORITHMS[request["algorithm"]].entry)
+    entry = getattr(module, Algorithm(request["algorithm"]).entry)
     return {"answer": _plain(entry(Budgeted(game, MOVE_BUDGET), request["state"]))}
 
 
