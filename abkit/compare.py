@@ -12,10 +12,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from abkit.algorithms import Algorithm
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
 from abkit.textree import cut_holds, cut_test, fmt, key, same_number
-from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, Trace, error_name, prunes
+from abkit.trace import VALUE_FUNCTIONS, Trace, error_name, prunes
 from abkit.tree import Tree
 
 #: at the same time, the order events happen in: a call is entered (window), evaluates (evaluated), returns,
@@ -165,7 +166,7 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
     if got is not None and got in s[:i] and s[:i + 1].count(got) > e.count(got):  # deepening: once per depth
         return Finding("duplicate", got, i, Message("compare.duplicate", node=got))
     if got is not None and want is not None and parents.get(got) == parents.get(want):
-        key_ = "compare.order_best_first" if expected.algorithm == "ordering" else "compare.order"
+        key_ = "compare.order_best_first" if expected.algorithm == Algorithm.ORDERING else "compare.order"
         return Finding("order", parents.get(want), i, Message(key_, node=parents.get(want), want=want, got=got))
     if got is not None and got not in set(e):
         parent = parents.get(got)
@@ -183,7 +184,7 @@ def _generation(student: Trace, expected: Trace, tree: Tree, rule: bool) -> Find
                        {"generated": got})
     parent = parents.get(want)
     call = _call_before(expected, parent, i)
-    depth = _iteration(e[:i + 1], parents, tree.root) if expected.algorithm == "ordering" else 1
+    depth = _iteration(e[:i + 1], parents, tree.root) if expected.algorithm == Algorithm.ORDERING else 1
     if depth > 1 and parent == tree.root and depth > _iteration(e[:i], parents, tree.root):  # the next iteration
         return Finding("extra_cut", parent, i, Message("compare.next_iteration", did=did, next=want, depth=depth),
                        {"skipped": want})
@@ -368,8 +369,8 @@ def _evaluated(student: Trace, expected: Trace, tree: Tree) -> Finding | None:
 def _eval_words(trace: Trace, key: str) -> Message | str:
     """The words on EVAL (``key``) for a search with a depth limit; nothing for one without (minimax, alpha-beta),
     whose student never meets EVAL."""
-    spec = ALGORITHMS.get(trace.algorithm)
-    return Message(key) if spec is not None and "depth" in spec.params else ""
+    spec = Algorithm.named(trace.algorithm)
+    return Message(key) if spec is not None and spec.depth_limited else ""
 
 
 def _function(tree: Tree, node: object) -> str:

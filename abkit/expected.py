@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 
+from .algorithms import Algorithm
 from .fixture import Fixture
 from .trace import Call, CountedTrace, Trace
 from .tree import TreeGame, backed_up_values
@@ -24,14 +25,14 @@ def expected_trace(fixture: Fixture, algorithm: str) -> Trace:
     tree, block = fixture.tree, fixture.expected.get(algorithm, {})
     if tree is None:
         raise IncompleteExpectation(f"{fixture.path}: a whole-game fixture records no trace, only counts")
-    game = TreeGame(tree)
-    if algorithm in ("minimax", "expectimax"):  # no pruning: every node, its backed-up value
+    game, spec = TreeGame(tree), Algorithm(algorithm)
+    if not spec.prunes:  # every node searched, its backed-up value
         values = backed_up_values(tree)
         visited = list(tree.preorder())
         windows = {n: [None, None, values[n]] for n in visited}
-    elif algorithm == "ordering":  # nodes are searched once per iteration: no single window per node
+    elif spec.iterative:  # nodes are searched once per iteration: no single window per node
         if not {"visited", "evaluated"} <= set(block):
-            raise IncompleteExpectation(f"{fixture.path}: expected.ordering needs visited and evaluated")
+            raise IncompleteExpectation(f"{fixture.path}: expected.{algorithm} needs visited and evaluated")
         visited, windows = block["visited"], {}
     else:
         if not {"visited", "evaluated", "windows"} <= set(block):
@@ -39,7 +40,7 @@ def expected_trace(fixture: Fixture, algorithm: str) -> Trace:
         visited, windows = block["visited"], block["windows"]
     all_leaves = [n for n in tree.leaves() if n != tree.root]  # a terminal root is not evaluated
     trace = Trace(algorithm, tree.root, visited=list(visited),
-                  evaluated=list(block.get("evaluated", all_leaves if algorithm in ("minimax", "expectimax") else [])),
+                  evaluated=list(block.get("evaluated", [] if spec.prunes else all_leaves)),
                   action=block.get("action"), value=block.get("value"))
     parents = tree.parents()
     estimated = set(trace.evaluated)
@@ -48,7 +49,7 @@ def expected_trace(fixture: Fixture, algorithm: str) -> Trace:
     for position, node in enumerate(trace.visited):
         alpha, beta, value = windows.get(node, [None, None, None])
         is_root = position == 0
-        if is_root and algorithm in ("alphabeta", "cutoff") and alpha is None:
+        if is_root and spec.prunes and not spec.iterative and alpha is None:
             alpha, beta = -math.inf, math.inf
         trace.calls.append(Call(node, game.to_move(node), alpha, beta, value,
                                 parent=None if is_root else last_call.get(parents.get(node)),

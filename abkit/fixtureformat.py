@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .algorithms import Algorithm
 from .errors import LocatedError
 from .tictactoe import SymmetryMerged, TicTacToe, nilsson_eval
 from .tree import Tree, TreeGame
@@ -32,7 +33,8 @@ EXPECTED_FIELDS = {"value": "number", "action": "action", "visited": "names",
                    "leaves": "count", "orders": "orders"}
 #: the fields a fixture on a whole game (not a drawn tree) may expect: its states are boards, not names
 GAME_FIELDS = ("value", "action", "nodes", "leaves")
-ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
+#: the algorithms an ``expected:`` block may name (:class:`~abkit.algorithms.Algorithm`)
+ALGORITHMS = Algorithm.names()
 
 
 class FixtureError(LocatedError):
@@ -81,7 +83,7 @@ class Fixture:
 
     def search_params(self, algorithm: str, game) -> dict[str, Any]:
         """The extra arguments ``algorithm`` takes on this fixture (depth and EVAL for the cut-off search)."""
-        if algorithm not in ("cutoff", "ordering"):
+        if not Algorithm(algorithm).depth_limited:
             return {}
         return {"depth": self.depth, "eval_fn": game.evaluate if self.tree is not None else nilsson_eval}
 

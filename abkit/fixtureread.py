@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .algorithms import Algorithm
 from .fixtureformat import (ALGORITHMS, DEFAULT_ROOT_NAME, EXPECTED_FIELDS, GAME_FIELDS, GAMES, KEYS, MAX_TREE_NODES, Fixture,
                       FixtureError)
 from .game import CHANCE, MAX, MIN
@@ -294,10 +295,10 @@ class _ExpectedReader:
 
     def check_algorithm(self, key: Node, algorithm: str, fixture: Fixture) -> None:
         """Whether ``algorithm`` can run on this fixture at all."""
-        chance = fixture.tree is not None and CHANCE in fixture.tree.levels
-        if chance != (algorithm == "expectimax"):
+        chance, spec = fixture.tree is not None and CHANCE in fixture.tree.levels, Algorithm(algorithm)
+        if chance != spec.chance:
             raise self.fail(key, "fixture.chance_needs_expectimax" if chance else "fixture.expectimax_needs_chance")
-        if algorithm in ("cutoff", "ordering") and fixture.depth is None:
+        if spec.depth_limited and fixture.depth is None:
             raise self.fail(key, "fixture.cutoff_needs_depth")
 
     def orders(self, node: Node, tree: Tree) -> dict[str, list[str]]:
@@ -400,7 +401,7 @@ class _Reader(_TreeReader, _ValueReader, _ExpectedReader):
             fixture.weights, fixture.features = self.weighted(fields, fixture.tree)
         if fixture.tree is not None and fixture.depth is not None:
             # iterative deepening stops at every depth up to the last; one cut-off search only there
-            depths = range(1, fixture.depth + 1) if "ordering" in fixture.expected else [fixture.depth]
+            depths = range(1, fixture.depth + 1) if Algorithm.ORDERING in fixture.expected else [fixture.depth]
             for depth in depths:
                 self.check_frontier(fields["depth"], fixture.tree, depth)
         return fixture

@@ -11,15 +11,12 @@ import fnmatch
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from abkit.algorithms import Algorithm
 from abkit.cache import cached
 from abkit.errors import UsageError
 from abkit.i18n import LANGS, Message, os_problem
 
 RULES = {"aima": True, "cs188": False}
-ALGORITHMS = ("minimax", "alphabeta", "cutoff", "expectimax", "ordering")
-#: algorithm -> the file of ``solutions/`` that implements it (the reference)
-SOLUTION_FILES = {"minimax": "minimax.py", "alphabeta": "alphabeta.py", "cutoff": "alphabeta_cutoff.py",
-                  "expectimax": "expectimax.py", "ordering": "ordering.py"}
 
 
 class InfoError(UsageError):
@@ -41,7 +38,7 @@ class Exercise:
     """
 
     name: str
-    algorithm: str
+    algorithm: Algorithm
     functions: tuple[str, ...]
     title: dict[str, str]
     hints: dict[str, list[str]]
@@ -153,8 +150,9 @@ def _exercise(path: Path, number: int, entry: object, rule: str = "aima") -> Exe
     if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not entry["name"].isidentifier():
         raise InfoError(path, "name", number=number)
     name = entry["name"]
-    if entry.get("algorithm") not in ALGORITHMS:
-        raise InfoError(path, "algorithm", name=name, choices=", ".join(ALGORITHMS))
+    algorithm = Algorithm.named(entry.get("algorithm"))
+    if algorithm is None:
+        raise InfoError(path, "algorithm", name=name, choices=", ".join(Algorithm.names()))
     hints = entry.get("hints") or {}
     if not isinstance(hints, dict) or any(not isinstance(hints.get(lang), list) or not hints[lang] for lang in LANGS) \
             or len({len(hints[lang]) for lang in LANGS}) != 1:
@@ -166,7 +164,7 @@ def _exercise(path: Path, number: int, entry: object, rule: str = "aima") -> Exe
     if not isinstance(title, dict) or any(not isinstance(title.get(lang), str) for lang in LANGS):
         raise InfoError(path, "title", name=name)
     fixtures = entry.get("fixtures", ["*.yaml"])
-    return Exercise(entry["name"], entry["algorithm"], tuple(entry.get("functions") or ()), dict(title),
+    return Exercise(entry["name"], algorithm, tuple(entry.get("functions") or ()), dict(title),
                     {lang: [str(h) for h in hints[lang]] for lang in LANGS},
                     tuple(fixtures if isinstance(fixtures, list) else [fixtures]), bool(entry.get("direct", False)),
                     bool(entry.get("play", False)))

@@ -14,10 +14,11 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from abkit.algorithms import Algorithm
 from abkit.compare import Finding, same_number
 from abkit.i18n import Message
 from abkit.textree import fmt
-from abkit.trace import ALGORITHMS, VALUE_FUNCTIONS, CountedTrace, Trace, error_name
+from abkit.trace import VALUE_FUNCTIONS, CountedTrace, Trace, error_name
 
 #: the categories a kind of test is judged in: a search on a tree, on a board game, a direct call
 SEARCH_CATEGORIES = ("values", "pruning", "nodes")
@@ -92,10 +93,10 @@ def root_call(student: Trace, game_to_move, depth: int | None = None) -> str:
     a depth-limited search's with its ``depth`` and EVAL (``max_value(game, 'A', -∞, +∞, 2, eval_fn)``; ``…`` for the
     depth when it is not given) and iterative deepening's empty dict of remembered best actions."""
     function = VALUE_FUNCTIONS.get(game_to_move(student.root), "max_value")
-    spec = ALGORITHMS.get(student.algorithm)
-    window = (-math.inf, math.inf) if spec is not None and spec.windowed else ()
+    spec = Algorithm.named(student.algorithm)
+    window = (-math.inf, math.inf) if spec is not None and spec.prunes else ()
     more = ("…" if depth is None else depth, "eval_fn") if spec is not None and spec.params else ()
-    return call_text(function, student.root, *window, *more, *(("{}",) if spec is not None and spec.memo else ()))
+    return call_text(function, student.root, *window, *more, *(("{}",) if spec is not None and spec.iterative else ()))
 
 
 def call_text(function: str, state: object, *args: object) -> str:

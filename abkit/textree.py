@@ -14,6 +14,7 @@ import math
 import sys
 from dataclasses import dataclass, field
 
+from abkit.algorithms import Algorithm
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
 from abkit.trace import Trace, prunes
@@ -261,6 +262,7 @@ def _occurrences(trace: Trace, tree: Tree, visited: list) -> tuple[list[Drawn], 
     In iterative deepening a root's child generated again begins a new search of the root.
     """
     parents, players = tree.parents(), tree.players()
+    deepening = trace.algorithm == Algorithm.ORDERING
     labels = [str(n) for n in trace.visited]
     root = Drawn(visited[0], labels[0], player=players.get(visited[0]), leaf=tree.is_leaf(visited[0]))
     roots, strays, occurrences, latest = [root], [], [root], {visited[0]: root}
@@ -273,7 +275,7 @@ def _occurrences(trace: Trace, tree: Tree, visited: list) -> tuple[list[Drawn], 
             strays.append(d)
             occurrences.append(None)
             continue
-        if trace.algorithm == "ordering" and parent is roots[-1] and any(c.node == node for c in parent.children):
+        if deepening and parent is roots[-1] and any(c.node == node for c in parent.children):
             parent = Drawn(visited[0], labels[0], player=root.player, leaf=root.leaf)
             roots.append(parent)
             latest = {visited[0]: parent}

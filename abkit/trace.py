@@ -21,34 +21,19 @@ from dataclasses import dataclass, field
 from types import CodeType, ModuleType
 from typing import TYPE_CHECKING
 
+from .algorithms import Algorithm
 from .game import CHANCE, MAX, MIN, Budgeted, Game, State
 from .tree import Tree
 
 if TYPE_CHECKING:
     from typing import Any, Callable
 
-@dataclass(frozen=True)
-class Algorithm:
-    """How a search is called: entry(game, state, *params); windowed: MAX-VALUE/MIN-VALUE take (alpha, beta) first."""
 
-    entry: str
-    windowed: bool
-    params: tuple[str, ...] = ()
-    memo: bool = False  # MAX-VALUE/MIN-VALUE take last a dict of remembered best actions (iterative deepening)
-
-
-ALGORITHMS: dict[str, Algorithm] = {
-    "minimax": Algorithm("minimax_decision", False),
-    "alphabeta": Algorithm("alpha_beta_search", True),
-    "cutoff": Algorithm("alpha_beta_cutoff_search", True, ("depth", "eval_fn")),
-    "expectimax": Algorithm("expectiminimax_decision", False),
-    "ordering": Algorithm("iterative_deepening_search", True, ("depth", "eval_fn"), memo=True),
-}
 def prunes(algorithm: str) -> bool:
-    """Whether ``algorithm`` cuts off (alpha-beta and the searches built on it), unlike minimax and expectimax, which
-    search every child: what such a search did not reach it did not search, nothing was pruned."""
-    spec = ALGORITHMS.get(algorithm)
-    return spec is None or spec.windowed
+    """Whether ``algorithm`` cuts off (:attr:`Algorithm.prunes`); a name no algorithm has (a trace of nothing) is
+    read as one that does."""
+    spec = Algorithm.named(algorithm)
+    return spec is None or spec.prunes
 
 
 FUNCTIONS = {"max_value": MAX, "min_value": MIN, "chance_value": CHANCE}
@@ -56,7 +41,7 @@ VALUE_FUNCTIONS = {player: name for name, player in FUNCTIONS.items()}
 #: the functions the kit's tests call by name (a search's entry, MAX-VALUE and MIN-VALUE, the ordering exercise's
 #: ``ordered_actions``): an exercise's other functions (the stubs' helpers, such as ``cutoff_test``, and
 #: CHANCE-VALUE, which only the student's own search calls) are the student's to keep, rename or write inline
-CALLED = frozenset({a.entry for a in ALGORITHMS.values()} | {"max_value", "min_value", "ordered_actions"})
+CALLED = frozenset({a.entry for a in Algorithm} | {"max_value", "min_value", "ordered_actions"})
 
 
 @dataclass(slots=True)
@@ -330,13 +315,13 @@ def traced_search(module: ModuleType, game: Game, state: State, algorithm: str, 
     search is stored in ``Trace.error``, one raised by the root's value call in
     ``Trace.value_error``; neither is raised.
     """
-    spec = ALGORITHMS[algorithm]
+    spec = Algorithm(algorithm)
     trace = Trace(algorithm, state, visited=[state])
     arguments = _entry_arguments(spec, params, trace)
-    trace.action = _record(module, trace, spec.windowed,
+    trace.action = _record(module, trace, spec.prunes,
                            lambda traced: getattr(module, spec.entry)(traced, state, *arguments), game,
                            then=lambda: _value_root(trace, module, game, algorithm, params))
-    _add_root(trace, game, spec.windowed)
+    _add_root(trace, game, spec.prunes)
     return trace
 
 
@@ -348,19 +333,19 @@ def traced_call(module: ModuleType, game: Game, state: State, algorithm: str, fu
     The function is looked up on the module when it is called, so its own call is recorded with its window
     like the calls below it; an exception it raises is stored in ``Trace.error``.
     """
-    spec = ALGORITHMS[algorithm]
+    spec = Algorithm(algorithm)
     trace = Trace(algorithm, state, visited=[state])
-    trace.value = _record(module, trace, spec.windowed, lambda traced: getattr(module, function)(traced, state, *args),
+    trace.value = _record(module, trace, spec.prunes, lambda traced: getattr(module, function)(traced, state, *args),
                           game)
     trace.action = None
-    _add_root(trace, game, spec.windowed)
+    _add_root(trace, game, spec.prunes)
     return trace
 
 
 def counted_search(module: ModuleType, game: Game, state: State, algorithm: str, **params: Any) -> "CountedTrace":
     """:func:`traced_search` reduced to its outcome and counts, made without recording any MAX-VALUE/MIN-VALUE
     call (a whole game's search): the game's log is counted and the root is valued as :func:`traced_search` does."""
-    spec = ALGORITHMS[algorithm]
+    spec = Algorithm(algorithm)
     trace = Trace(algorithm, state, visited=[state])
     arguments = _entry_arguments(spec, params, trace)
     try:
@@ -382,9 +367,9 @@ def root_value(module: ModuleType, game: Game, state: State, algorithm: str, **p
     """
     if game.terminal_test(state):
         return game.utility(state)
-    spec = ALGORITHMS[algorithm]
-    arguments = ((-math.inf, math.inf) if spec.windowed else ()) + tuple(params[p] for p in spec.params)
-    if spec.memo:
+    spec = Algorithm(algorithm)
+    arguments = ((-math.inf, math.inf) if spec.prunes else ()) + tuple(params[p] for p in spec.params)
+    if spec.iterative:
         arguments += ({},)
     return getattr(module, VALUE_FUNCTIONS[game.to_move(state)])(game, state, *arguments)
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import yaml
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import course_rule, current_course
 from abkit.errors import UsageError
 from abkit.fixture import Fixture, FixtureError, load_fixture
@@ -24,11 +25,11 @@ from abkit.reference import reference_fields
 
 #: algorithm -> the fields its block gets, on a drawn tree
 FIELDS = {
-    "minimax": ("value", "action", "nodes"),
-    "alphabeta": ("value", "action", "visited", "evaluated", "pruned", "nodes", "windows"),
-    "cutoff": ("value", "action", "visited", "evaluated", "pruned", "nodes", "windows"),
-    "expectimax": ("value", "action", "visited", "evaluated", "nodes"),
-    "ordering": ("value", "action", "visited", "evaluated", "nodes", "orders"),
+    Algorithm.MINIMAX: ("value", "action", "nodes"),
+    Algorithm.ALPHABETA: ("value", "action", "visited", "evaluated", "pruned", "nodes", "windows"),
+    Algorithm.CUTOFF: ("value", "action", "visited", "evaluated", "pruned", "nodes", "windows"),
+    Algorithm.EXPECTIMAX: ("value", "action", "visited", "evaluated", "nodes"),
+    Algorithm.ORDERING: ("value", "action", "visited", "evaluated", "nodes", "orders"),
 }
 #: the fields of a block on a board position (its states are boards, not names)
 GAME_FIELDS = ("value", "action", "nodes", "leaves")
@@ -36,7 +37,7 @@ _EMPTY_EXPECTED = re.compile(r"^expected:\s*\{\s*\}\s*(#.*)?\n?", re.M)
 _PRUNE_LINE = re.compile(r"^prune_on_equality:.*$", re.M)
 
 
-def blocks_for(fixture: Fixture) -> list[str]:
+def blocks_for(fixture: Fixture) -> list[Algorithm]:
     """The expected blocks a fixture of this kind carries: a tree of MAX and MIN searched to the leaves, minimax and
     alpha-beta; a tree with chance levels, expectimax; a tree with a depth limit, the cut-off search, and iterative
     deepening too when every inner node above the limit has a heuristic value; a board position, alpha-beta (the
@@ -44,12 +45,12 @@ def blocks_for(fixture: Fixture) -> list[str]:
     from abkit.grader.testplan import fits
 
     if fixture.tree is None:
-        return ["cutoff"] if fixture.depth is not None else ["alphabeta"]
+        return [Algorithm.CUTOFF] if fixture.depth is not None else [Algorithm.ALPHABETA]
     if CHANCE in fixture.tree.levels:
-        return ["expectimax"]
+        return [Algorithm.EXPECTIMAX]
     if fixture.depth is not None:
-        return ["cutoff", "ordering"] if fits("ordering", fixture) else ["cutoff"]
-    return ["minimax", "alphabeta"]
+        return [Algorithm.CUTOFF, Algorithm.ORDERING] if fits(Algorithm.ORDERING, fixture) else [Algorithm.CUTOFF]
+    return [Algorithm.MINIMAX, Algorithm.ALPHABETA]
 
 
 def computed(fixture: Fixture, prune_on_equality: bool) -> dict[str, dict]:
@@ -57,10 +58,10 @@ def computed(fixture: Fixture, prune_on_equality: bool) -> dict[str, dict]:
     ruled = dataclasses.replace(fixture, prune_on_equality=prune_on_equality)
     expected = {}
     for algorithm in blocks_for(fixture):
-        asked = {"orders": _ordered_nodes(fixture)} if algorithm == "ordering" else {}
+        asked = {"orders": _ordered_nodes(fixture)} if "orders" in FIELDS[algorithm] else {}
         got = reference_fields(ruled, algorithm, asked)
         fields = GAME_FIELDS if fixture.tree is None else FIELDS[algorithm]
-        expected[algorithm] = {name: got[name] for name in fields}
+        expected[algorithm.value] = {name: got[name] for name in fields}  # the plain name: YAML writes it
     return expected
 
 

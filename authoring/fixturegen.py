@@ -11,6 +11,7 @@ from pathlib import Path
 
 import yaml
 
+from abkit.algorithms import Algorithm
 from abkit.errors import UsageError
 from abkit.fixture import FixtureError, fixture_paths, load_fixture
 from abkit.game import MAX
@@ -27,12 +28,12 @@ def fixture_document(tree: Tree, fixture_id: str, title: dict[str, str], source:
     """A fixture as a mapping, tree in compact form, expectations from the reference."""
     game = TreeGame(tree)
     expected = {}
-    for algorithm in ("minimax", "alphabeta"):
+    for algorithm in (Algorithm.MINIMAX, Algorithm.ALPHABETA):
         trace = reference_trace(game, tree.root, algorithm, prune_on_equality)
         summary = trace.summary(tree)
-        keep = ("value", "action", "nodes") if algorithm == "minimax" else tuple(summary)
-        expected[algorithm] = {k: summary[k] for k in keep}
-    expected["alphabeta"]["windows"] = trace.windows()
+        keep = tuple(summary) if algorithm.prunes else ("value", "action", "nodes")
+        expected[algorithm.value] = {k: summary[k] for k in keep}  # the plain name: YAML writes it
+    expected[Algorithm.ALPHABETA.value]["windows"] = trace.windows()
     return {
         "id": fixture_id,
         "title": title,
@@ -145,7 +146,7 @@ def add_windows(path: Path) -> bool:
     reloaded to prove it, and left unchanged with :class:`UsageError` otherwise.
     """
     fixture = load_fixture(path)
-    algorithm = next((a for a in ("alphabeta", "cutoff") if a in fixture.expected), None)
+    algorithm = next((a for a in (Algorithm.ALPHABETA, Algorithm.CUTOFF) if a in fixture.expected), None)
     block = fixture.expected.get(algorithm)
     if block is None or "windows" in block or fixture.tree is None:
         return False

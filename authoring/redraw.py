@@ -31,6 +31,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import current_course
 from abkit.courserule import counterpart_key
 from abkit.errors import UsageError
@@ -273,15 +274,15 @@ def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
     from abkit.judge import signature
     from abkit.grader.mistakes import for_exercise, mutant
     from abkit.reference import reference
-    from abkit.grader.rubric import EXERCISES
 
     fixture = dataclasses.replace(fixture, tree=tree)
     found = set()
-    for exercise, algorithm in EXERCISES.items():
+    for algorithm in Algorithm:
+        exercise = algorithm.exercise
         if not fits(algorithm, fixture):
             continue
         tests = [fixture_search(exercise, "hidden", fixture)]
-        if algorithm == "ordering":
+        if algorithm.iterative:
             tests.append(orders_test(exercise, "hidden", fixture.id, tree, fixture.depth, fixture.title))
         for rule in (True, False):
             for test in tests:

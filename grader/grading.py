@@ -19,6 +19,7 @@ import traceback
 from pathlib import Path
 
 from abkit import __version__
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import course_id, current_course
 from abkit.i18n import t
 
@@ -27,7 +28,7 @@ from abkit.grader.handin import check_handin, find_manifest, handin_notes
 from abkit.grader.judgement import Judge
 from abkit.grader.mistakes import MistakeNamer
 from abkit.grader.reports import visible
-from abkit.grader.rubric import EXERCISES, Rubric
+from abkit.grader.rubric import Rubric
 from abkit.grader.running import ExerciseRun, Runner, weakest
 from abkit.grader.sandbox import Interrupted, Limits
 from abkit.grader.picking import Picked, near_names, pick
@@ -70,8 +71,8 @@ class Grader:
         digest.update(self.rubric.text.encode())
         for _, fx in self.plan.fixtures:
             digest.update(fx.path.read_bytes() if fx.path else b"")
-        for name in sorted(EXERCISES):
-            digest.update((current_course().solutions / f"{name}.py").read_bytes())
+        for solution in sorted(algorithm.solution for algorithm in Algorithm):
+            digest.update((current_course().solutions / solution).read_bytes())
         return digest.hexdigest()
 
     def fingerprint(self, submission: Submission) -> str:

@@ -18,7 +18,7 @@ from abkit.feedback import TestResult
 from abkit.i18n import Message, t
 from abkit.judge import call_text, direct_findings, passes, signature, with_root_value
 from abkit.play import problems
-from abkit.trace import ALGORITHMS, Trace, error_name
+from abkit.trace import Trace, error_name
 from abkit.tree import TreeGame
 
 from abkit.grader.runtest import MOVE_BUDGET, game_from_request
@@ -107,7 +107,7 @@ class Judge:
         category = test.categories[0]
         if reply.get("error"):
             result.traceback = relative(reply.get("traceback", []), workspace)
-            function = "ordered_actions" if test.kind == "orders" else ALGORITHMS[test.algorithm].entry
+            function = "ordered_actions" if test.kind == "orders" else test.algorithm.entry
             status = "not_started" if reply.get("error_type") == "NotImplementedError" else "error"
             result.status, result.detail = status, {"function": function} if status == "not_started" else {}
             if reply.get("error_type") == "SearchTooLong":
@@ -130,7 +130,7 @@ class Judge:
 def _error_status(test: Test, student: Trace, run: ExerciseRun) -> tuple[str, dict]:
     """A search that raised: not started (NotImplementedError), a contract function missing, or an error."""
     name = error_name(student.error)
-    needed = test.function or ALGORITHMS[test.algorithm].entry
+    needed = test.function or test.algorithm.entry
     missing = [f for f in (needed, "max_value", "min_value") if f not in run.functions]
     if name == "NotImplementedError":
         return "not_started", {"function": needed}

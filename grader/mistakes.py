@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from types import ModuleType
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import current_course, per_course
 from abkit.judge import signature
 
@@ -48,70 +49,74 @@ CUT_ROOT_MAX = "v = min_value(game, game.result(state, a), alpha, beta, "
 CUT_ROOT_MIN = "v = max_value(game, game.result(state, a), alpha, beta, "
 CHANCE_SUM = "sum(game.probability(state, r) * expectiminimax(game, game.result(state, r)) for r in game.actions(state))"
 
+#: the exercises the mistakes are of: their file stems (``solutions/<exercise>.py`` is what a mutant edits)
+MINIMAX, ALPHABETA, CUTOFF = Algorithm.MINIMAX.exercise, Algorithm.ALPHABETA.exercise, Algorithm.CUTOFF.exercise
+EXPECTIMAX, ORDERING = Algorithm.EXPECTIMAX.exercise, Algorithm.ORDERING.exercise
+
 CATALOGUE: tuple[Mistake, ...] = (
-    Mistake("equality_rule", "alphabeta", "if v ≥ β then return v", flip_rule=True),
-    Mistake("no_pass_down", "alphabeta", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
+    Mistake("equality_rule", ALPHABETA, "if v ≥ β then return v", flip_rule=True),
+    Mistake("no_pass_down", ALPHABETA, "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
         (MAX_CALL, MAX_CALL.replace("alpha, beta)", "-math.inf, math.inf)")),
         (MIN_CALL, MIN_CALL.replace("alpha, beta)", "-math.inf, math.inf)")))),
-    Mistake("root_no_pass", "alphabeta", "ALPHA-BETA-SEARCH: α ← MAX(α, v) before the next action", (
+    Mistake("root_no_pass", ALPHABETA, "ALPHA-BETA-SEARCH: α ← MAX(α, v) before the next action", (
         (ROOT_MAX, ROOT_MAX.replace("alpha, beta)", "-math.inf, math.inf)")),
         (ROOT_MIN, ROOT_MIN.replace("alpha, beta)", "-math.inf, math.inf)")))),
-    Mistake("bound_swapped", "alphabeta", "α ← MAX(α, v)", (
+    Mistake("bound_swapped", ALPHABETA, "α ← MAX(α, v)", (
         ("        beta = min(beta, v)\n    return v", "        alpha = max(alpha, v)\n    return v"),  # MIN-VALUE first
         (f"        alpha = max(alpha, v)\n    return v{END}def min_value", f"        beta = min(beta, v)\n    return v{END}def min_value"))),
-    Mistake("test_before_update", "alphabeta", "if v ≥ β then return v", (
+    Mistake("test_before_update", ALPHABETA, "if v ≥ β then return v", (
         (f"        {MAX_CALL}\n{MAX_CUT}",  # the child is searched, then the old v is tested
          f"        child = min_value(game, game.result(state, a), alpha, beta)\n{MAX_CUT}        v = max(v, child)\n"),
         (f"        {MIN_CALL}\n{MIN_CUT}",
          f"        child = max_value(game, game.result(state, a), alpha, beta)\n{MIN_CUT}        v = min(v, child)\n"))),
-    Mistake("v_zero", "alphabeta", "v ← −∞", (
+    Mistake("v_zero", ALPHABETA, "v ← −∞", (
         (f"v = -math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"), (f"v = math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"))),
-    Mistake("reversed_children", "alphabeta", "for each a in ACTIONS(state) do", (
+    Mistake("reversed_children", ALPHABETA, "for each a in ACTIONS(state) do", (
         (LOOP, "for a in reversed(game.actions(state)):"),)),
-    Mistake("cut_after_loop", "alphabeta", "if v ≥ β then return v", ((MAX_CUT, ""), (MIN_CUT, ""))),
-    Mistake("double_result", "alphabeta", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
+    Mistake("cut_after_loop", ALPHABETA, "if v ≥ β then return v", ((MAX_CUT, ""), (MIN_CUT, ""))),
+    Mistake("double_result", ALPHABETA, "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
         (f"{LOOP}\n        v = m", f"{LOOP}\n        game.result(state, a)\n        v = m"),)),
-    Mistake("no_alternation", "alphabeta", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
+    Mistake("no_alternation", ALPHABETA, "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
         (MAX_CALL, MAX_CALL.replace("min_value", "max_value")), (MIN_CALL, MIN_CALL.replace("max_value", "min_value")))),
-    Mistake("last_best", "alphabeta", "return the action a in ACTIONS(state) with value v", (
+    Mistake("last_best", ALPHABETA, "return the action a in ACTIONS(state) with value v", (
         ("v > alpha:", "v >= alpha:"), ("v < beta:", "v <= beta:"))),
-    Mistake("returns_value", "alphabeta", "return the action a in ACTIONS(state) with value v", (
+    Mistake("returns_value", ALPHABETA, "return the action a in ACTIONS(state) with value v", (
         ("    return best_action\n", '    return alpha if game.to_move(state) == "MAX" else beta\n'),)),
-    Mistake("fail_hard", "alphabeta", "if v ≥ β then return v", (
+    Mistake("fail_hard", ALPHABETA, "if v ≥ β then return v", (
         (MAX_CUT, MAX_CUT.replace("return v", "return beta")), (MIN_CUT, MIN_CUT.replace("return v", "return alpha")))),
-    Mistake("root_always_max", "alphabeta", "ALPHA-BETA-SEARCH: PLAYER(state) decides MAX-VALUE or MIN-VALUE", (
+    Mistake("root_always_max", ALPHABETA, "ALPHA-BETA-SEARCH: PLAYER(state) decides MAX-VALUE or MIN-VALUE", (
         ('if game.to_move(state) == "MAX":', "if True:"),)),
-    Mistake("swapped_window", "alphabeta", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
+    Mistake("swapped_window", ALPHABETA, "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
         (MAX_CALL, MAX_CALL.replace("alpha, beta)", "beta, alpha)")),
         (MIN_CALL, MIN_CALL.replace("alpha, beta)", "beta, alpha)")))),
-    Mistake("minimax_v_zero", "minimax", "v ← −∞", (
+    Mistake("minimax_v_zero", MINIMAX, "v ← −∞", (
         (f"v = -math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"), (f"v = math.inf\n    {LOOP}", f"v = 0\n    {LOOP}"))),
-    Mistake("minimax_last_best", "minimax", "return the action a in ACTIONS(state) with value v", (
+    Mistake("minimax_last_best", MINIMAX, "return the action a in ACTIONS(state) with value v", (
         ("v > best_value:", "v >= best_value:"), ("v < best_value:", "v <= best_value:"))),
-    Mistake("minimax_no_alternation", "minimax", "v ← MAX(v, MIN-VALUE(RESULT(s, a)))", (
+    Mistake("minimax_no_alternation", MINIMAX, "v ← MAX(v, MIN-VALUE(RESULT(s, a)))", (
         (MM_MAX, MM_MAX.replace("min_value", "max_value")), (MM_MIN, MM_MIN.replace("max_value", "min_value")))),
-    Mistake("minimax_root_always_max", "minimax", "MINIMAX-DECISION: PLAYER(state) decides MAX-VALUE or MIN-VALUE", (
+    Mistake("minimax_root_always_max", MINIMAX, "MINIMAX-DECISION: PLAYER(state) decides MAX-VALUE or MIN-VALUE", (
         ('if game.to_move(state) == "MAX":', "if True:"),)),
-    Mistake("minimax_reversed", "minimax", "for each a in ACTIONS(state) do", (
+    Mistake("minimax_reversed", MINIMAX, "for each a in ACTIONS(state) do", (
         (LOOP, "for a in reversed(game.actions(state)):"),)),
-    Mistake("minimax_returns_value", "minimax", "return the action a in ACTIONS(state) with value v", (
+    Mistake("minimax_returns_value", MINIMAX, "return the action a in ACTIONS(state) with value v", (
         ("    return best_action\n", "    return best_value\n"),)),
-    Mistake("cutoff_no_decrement", "alphabeta_cutoff", "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β, depth − 1))", (
+    Mistake("cutoff_no_decrement", CUTOFF, "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β, depth − 1))", (
         ("alpha, beta, depth - 1, eval_fn)", "alpha, beta, depth, eval_fn)"),)),
-    Mistake("cutoff_off_by_one", "alphabeta_cutoff", "ALPHA-BETA-CUTOFF-SEARCH: each child of the root with depth − 1", (
+    Mistake("cutoff_off_by_one", CUTOFF, "ALPHA-BETA-CUTOFF-SEARCH: each child of the root with depth − 1", (
         (f"{CUT_ROOT_MAX}depth - 1", f"{CUT_ROOT_MAX}depth"), (f"{CUT_ROOT_MIN}depth - 1", f"{CUT_ROOT_MIN}depth"))),
-    Mistake("cutoff_utility", "alphabeta_cutoff", "if CUTOFF-TEST(state, depth) then return EVAL(state)", (
+    Mistake("cutoff_utility", CUTOFF, "if CUTOFF-TEST(state, depth) then return EVAL(state)", (
         ("        return eval_fn(state)\n", "        return game.utility(state)\n"),)),
-    Mistake("expectimax_plain_average", "expectimax", "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
+    Mistake("expectimax_plain_average", EXPECTIMAX, "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
         (CHANCE_SUM, "sum(expectiminimax(game, game.result(state, r)) for r in game.actions(state)) "
                      "/ len(game.actions(state))"),)),
-    Mistake("expectimax_chance_as_max", "expectimax", "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
+    Mistake("expectimax_chance_as_max", EXPECTIMAX, "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
         (CHANCE_SUM, "max(expectiminimax(game, game.result(state, r)) for r in game.actions(state))"),)),
-    Mistake("expectimax_chance_as_min", "expectimax", "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
+    Mistake("expectimax_chance_as_min", EXPECTIMAX, "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))", (
         (CHANCE_SUM, "min(expectiminimax(game, game.result(state, r)) for r in game.actions(state))"),)),
-    Mistake("ordering_min_reversed", "ordering", "ORDERED-ACTIONS: lowest EVAL first at a MIN node", (
+    Mistake("ordering_min_reversed", ORDERING, "ORDERED-ACTIONS: lowest EVAL first at a MIN node", (
         ("(-k[0] if maximizing else k[0], k[1])", "(-k[0], k[1])"),)),
-    Mistake("ordering_no_best_first", "ordering", "for each a in ACTIONS(state), the remembered best action first, do", (
+    Mistake("ordering_no_best_first", ORDERING, "for each a in ACTIONS(state), the remembered best action first, do", (
         ("    if best in actions:\n        actions.remove(best)\n        actions.insert(0, best)\n", ""),)),
 )
 BY_ID = {m.id: m for m in CATALOGUE}

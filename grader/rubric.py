@@ -14,13 +14,11 @@ from pathlib import Path
 
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from abkit.algorithms import Algorithm
 from abkit.errors import LocatedError
 from abkit.i18n import Message, os_problem
 from abkit.yamlsafe import YamlError, compose, describe, line_of, number, scalar
 
-#: exercise file stem -> the algorithm it implements
-EXERCISES = {"minimax": "minimax", "alphabeta": "alphabeta", "alphabeta_cutoff": "cutoff", "expectimax": "expectimax",
-             "ordering": "ordering"}
 CATEGORIES = ("values", "pruning", "nodes", "direct", "orders", "games")
 RULES = {"aima": True, "cs188": False}
 SOURCES = ("public", "hidden")
@@ -178,7 +176,7 @@ def _course_rule(path: Path, node: Node | None) -> bool:
 
 def _points(path: Path, node: Node, lines: dict[str, int]) -> dict[str, dict[str, float]]:
     exercises = _mapping(path, node, "exercises")
-    _unknown(path, exercises, EXERCISES, "exercises")
+    _unknown(path, exercises, Algorithm.exercises(), "exercises")
     if not exercises:
         raise _fail(path, node, "rubric.no_exercises")
     points: dict[str, dict[str, float]] = {}

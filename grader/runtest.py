@@ -11,9 +11,10 @@ from __future__ import annotations
 import json
 from types import ModuleType
 
+from abkit.algorithms import Algorithm
 from abkit.game import Budgeted
 from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval
-from abkit.trace import ALGORITHMS, Trace, _plain, counted_search, traced_call, traced_search
+from abkit.trace import Trace, _plain, counted_search, traced_call, traced_search
 from abkit.tree import Tree, TreeGame
 from abkit.wire import tree_from_data
 
@@ -105,7 +106,7 @@ def answer(module: ModuleType, request: dict) -> dict:
     if request["op"] == "order":
         eval_fn = search_params({"depth": 0}, game)["eval_fn"]
         return {"answer": {node: _plain_list(module.ordered_actions(game, node, eval_fn)) for node in request["nodes"]}}
-    entry = getattr(module, ALGORITHMS[request["algorithm"]].entry)
+    entry = getattr(module, Algorithm(request["algorithm"]).entry)
     return {"answer": _plain(entry(Budgeted(game, MOVE_BUDGET), request["state"]))}
 
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from dataclasses import dataclass
 from functools import cached_property
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import current_course
 from abkit.courserule import for_course_rule, keep
 from abkit.fixture import Fixture, fixture_paths, load_fixture, unique_ids
@@ -48,7 +49,7 @@ from abkit.wire import encode, tree_to_data
 
 from abkit.grader import replies
 from abkit.grader.runtest import answer, game_from_request, run_test
-from abkit.grader.rubric import EXERCISES, Rubric
+from abkit.grader.rubric import Rubric
 
 SOURCE_FOLDERS = {"public": "public_fixtures", "hidden": "hidden_fixtures"}  # attributes of the course folder
 #: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
@@ -86,8 +87,8 @@ class Test:
     seed: int = 0
 
     @property
-    def algorithm(self) -> str:
-        return EXERCISES[self.exercise]
+    def algorithm(self) -> Algorithm:
+        return Algorithm.of_exercise(self.exercise)
 
     @property
     def categories(self) -> tuple[str, ...]:
@@ -179,18 +180,18 @@ class TestPlan:
         self.fixtures = [(source, fx) for source in rubric.sources  # a test's name holds its source and tree's id
                          for fx in for_course_rule(unique_ids([load_fixture(p) for p in _fixture_files(
                              getattr(current_course(), SOURCE_FOLDERS[source]))]), self.rule, keep)
-                         if any(fits(EXERCISES[e], fx) for e in rubric.points)]
+                         if any(fits(Algorithm.of_exercise(e), fx) for e in rubric.points)]
         self._expected: dict[str, Trace] = {}
         self.shared = {exercise: [x for x in self._fixture_tests(exercise) if self._usable(x)]
                        for exercise in rubric.points}
 
     def _fixture_tests(self, exercise: str) -> list[Test]:
-        algorithm = EXERCISES[exercise]
+        algorithm = Algorithm.of_exercise(exercise)
         mine = [(source, fx) for source, fx in self.fixtures if fits(algorithm, fx)]
         searches = [fixture_search(exercise, source, fx) for source, fx in mine]
-        if algorithm == "ordering":
+        if algorithm.iterative:
             searches += [orders_test(exercise, source, fx.id, fx.tree, fx.depth, fx.title) for source, fx in mine]
-        if algorithm not in ("minimax", "alphabeta"):
+        if not algorithm.plain:
             return searches
         candidates = [(source, fx.id, fx.tree, node) for source, fx in mine if fx.tree is not None
                       for node in inner_nodes(fx.tree)]
@@ -223,17 +224,17 @@ class TestPlan:
         picked = sorted(rng.sample(candidates, min(wanted, len(candidates))), key=lambda c: c[0]) if candidates else []
         suites = {}
         for exercise, shared in self.shared.items():
-            algorithm = EXERCISES[exercise]
+            algorithm = Algorithm.of_exercise(exercise)
             searches = [Test(f"{exercise}/random/{i + 1}", exercise, "random", tree, tree.root,
                              _random_title(i, tree, spec)) for i, tree in enumerate(trees)] \
-                if algorithm in ("minimax", "alphabeta") else self._random_variants(exercise, seed, trees, spec)
-            if "games" in self.rubric.points[exercise] and algorithm == "alphabeta":
+                if algorithm.plain else self._random_variants(exercise, seed, trees, spec)
+            if "games" in self.rubric.points[exercise] and algorithm == Algorithm.ALPHABETA:
                 start = PLAY_START
                 title = {lang: t("grade.test.games", lang, seed=seed, board=board_text(start)) for lang in ("en", "ko")}
                 searches.append(Test(f"{exercise}/random/games", exercise, "random", None, start, title,
                                      game="tictactoe", kind="play", seed=seed))
             direct = [self._direct(exercise, "random", str(i + 1), tree, node, k, _random_title(i, tree, spec))
-                      for k, (i, tree, node) in enumerate(picked)] if algorithm in ("minimax", "alphabeta") else []
+                      for k, (i, tree, node) in enumerate(picked)] if algorithm.plain else []
             plain = [x for x in shared if not x.function]
             suites[exercise] = plain + searches + [x for x in shared if x.function] + direct
         return suites
@@ -241,19 +242,19 @@ class TestPlan:
     def _random_variants(self, exercise: str, seed: int, trees: list[Tree], spec: dict) -> list[Test]:
         """The student's random tests of a depth-limited, ordering or chance exercise: the same random trees
         given heuristic values (searched one ply short of the leaves), or chance levels and probabilities."""
-        algorithm = EXERCISES[exercise]
+        algorithm = Algorithm.of_exercise(exercise)
         rng = random.Random(f"{seed}/{algorithm}")
         tests = []
         for i, tree in enumerate(trees):
             title = _random_title(i, tree, spec)
-            if algorithm == "expectimax":
+            if algorithm.chance:
                 tests.append(Test(f"{exercise}/random/{i + 1}", exercise, "random", with_chance(tree, rng), tree.root,
                                   title))
                 continue
             shaped = with_heuristics(tree, spec["min"], spec["max"], rng)
             depth = max(1, spec["depth"] - 1)
             tests.append(Test(f"{exercise}/random/{i + 1}", exercise, "random", shaped, tree.root, title, depth=depth))
-            if algorithm == "ordering" and inner_nodes(tree):
+            if algorithm.iterative and inner_nodes(tree):
                 tests.append(orders_test(exercise, "random", str(i + 1), shaped, depth, title))
         return tests
 
@@ -262,7 +263,7 @@ class TestPlan:
         player = game.to_move(node)
         function = "max_value" if player == MAX else "min_value"
         window: tuple = ()
-        if EXERCISES[exercise] == "alphabeta":
+        if Algorithm.of_exercise(exercise).prunes:
             v = backed_up_values(tree)[node]
             window = ((v - 2, v + 2), (v + 1, v + 5), (v - 5, v - 1))[k % 3]
             window = tuple(int(x) if float(x).is_integer() else x for x in window)
@@ -296,18 +297,18 @@ def fits(algorithm: str, fixture: Fixture) -> bool:
     trees with chance levels; ordering: trees with a depth limit and a heuristic value at every inner node
     above it (iterative deepening stops at each depth).
     """
-    tree = fixture.tree
+    tree, spec = fixture.tree, Algorithm(algorithm)
     if tree is None:
-        return algorithm in fixture.expected and algorithm in ("minimax", "alphabeta", "cutoff")
+        return spec in fixture.expected and spec in (Algorithm.MINIMAX, Algorithm.ALPHABETA, Algorithm.CUTOFF)
     chance = CHANCE in tree.levels
-    if algorithm in ("minimax", "alphabeta"):
+    if spec.plain:
         return gradable(fixture)
-    if algorithm == "expectimax" or chance:
-        return algorithm == "expectimax" and chance
+    if spec.chance or chance:
+        return spec.chance and chance
     if fixture.depth is None:
         return False
     depths = tree.depths()
-    return algorithm == "cutoff" or all(n in tree.heuristics for n, d in depths.items()
+    return not spec.iterative or all(n in tree.heuristics for n, d in depths.items()
                                         if 0 < d <= fixture.depth and n in tree.children)
 
 
@@ -334,7 +335,7 @@ def with_chance(tree: Tree, rng: random.Random) -> Tree:
 def fixture_search(exercise: str, source: str, fixture: Fixture) -> Test:
     """The search test of ``exercise`` on a fixture: its tree, or its board position."""
     game = "tree" if fixture.tree is not None else "tictactoe-symmetric" if fixture.symmetry else "tictactoe"
-    depth = fixture.depth if EXERCISES[exercise] in ("cutoff", "ordering") else None
+    depth = fixture.depth if Algorithm.of_exercise(exercise).depth_limited else None
     return Test(f"{exercise}/{source}/{fixture.id}", exercise, source, fixture.tree, fixture.root, fixture.title,
                 game=game, depth=depth)
 

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.fixture import Fixture
@@ -120,7 +121,7 @@ class _Figures:
         shows its last, deepest iteration.
         """
         trace = None if show == "blank" else trace_of(tree, algorithm, rule, depth)
-        if trace is not None and algorithm == "ordering":
+        if trace is not None and algorithm == Algorithm.ORDERING:
             trace = final_iteration(trace)
         svg = render_svg(tree, trace, SHOWS[show], style_for(tree), figure_id=figure_id)
         pruned = trace.pruned(tree) if trace is not None and SHOWS[show].cuts else []
@@ -164,7 +165,7 @@ class _Figures:
         from ``nilsson_eval``; the last column says whether the reference
         alpha-beta search evaluated the position or cut it off.
         """
-        evaluated = set(game_trace(fixture_id, "cutoff").evaluated)
+        evaluated = set(game_trace(fixture_id, Algorithm.CUTOFF).evaluated)
         rows = []
         for move, after, replies in two_plies(fixture_id):
             backed_up = min(nilsson_eval(board) for board in replies)
@@ -180,7 +181,7 @@ class _Figures:
         """One row per move of the player at the root: the position after it, e(p) of every reply, the
         backed-up value, and how many of the replies alpha-beta evaluated."""
         fx = fixture(fixture_id)
-        evaluated = set(game_trace(fixture_id, "cutoff").evaluated)
+        evaluated = set(game_trace(fixture_id, Algorithm.CUTOFF).evaluated)
         rows = []
         for move, after, replies in two_plies(fixture_id):
             values = [nilsson_eval(board) for board in replies] or [nilsson_eval(after)]
@@ -233,7 +234,7 @@ class _Figures:
     def steps(self, tree: Tree, rule: bool = True, table_id: str = "steps", caption: str = "steps.caption",
               **params: Any) -> dict[str, Any]:
         """The step-by-step table of alpha-beta on ``tree``."""
-        trace = trace_of(tree, "alphabeta", rule)
+        trace = trace_of(tree, Algorithm.ALPHABETA, rule)
         rows = [[str(n), self.w(key, **ps)] for n, (key, ps) in enumerate(step_events(trace, tree, rule), 1)]
         return self.table([self.w("steps.n"), self.w("steps.event")], rows, self.w(caption, **params), [1, 12],
                           table_id)
@@ -243,7 +244,7 @@ class _Figures:
         rows = []
         for b, d in shapes:
             tree = order(random_tree(b, d, -10 ** 6, 10 ** 6, distinct=True, seed=b * 100 + d), "best")
-            measured = len(trace_of(tree, "alphabeta").evaluated)
+            measured = len(trace_of(tree, Algorithm.ALPHABETA).evaluated)
             rows.append([str(b), str(d), f"{b ** d:,}", f"{measured:,}", f"{km_leaves(b, d):,}"])
         head = [self.w(k) for k in ("km.b", "km.d", "km.all", "km.measured", "km.formula")]
         return self.table(head, rows, self.w("km.caption"), [1, 1, 2, 3, 3], "knuth-moore")
@@ -288,7 +289,7 @@ class _Exercises:
         kind = entry["kind"]
         extra = paper_inputs(exercise, tree, filled=True)
         if kind == "alphabeta":
-            trace = trace_of(tree, "alphabeta")
+            trace = trace_of(tree, Algorithm.ALPHABETA)
             svg = paper_svg(tree, "alphabeta", trace, figure_id=f"fig-{exercise}-answer")
             blocks.append(self.paper(svg, f"fig-{exercise}-answer", "ans.fig", trace.pruned(tree), KEY_SCALE, n=n))
             blocks.append({"kind": "p", "text": self.summary(trace, tree)})
@@ -298,7 +299,7 @@ class _Exercises:
                 blocks += self.reordered(exercise, tree, trace, n)
             blocks.append(self.steps(tree, True, f"steps-{exercise}", "ans.steps_caption", n=n))
         else:
-            trace = trace_of(tree, "alphabeta") if kind == "board" else None
+            trace = trace_of(tree, Algorithm.ALPHABETA) if kind == "board" else None
             svg = paper_svg(tree, kind, trace, figure_id=f"fig-{exercise}-answer", **extra)
             blocks.append(self.paper(svg, f"fig-{exercise}-answer", "ans.fig",
                                      trace.pruned(tree) if trace is not None else [], KEY_SCALE, n=n))
@@ -309,7 +310,7 @@ class _Exercises:
     def reordered(self, exercise: str, tree: Tree, trace: Trace, n: int) -> list[dict[str, Any]]:
         """The answer to a reordering question: the same nodes, best child first, with their own names."""
         best = order(tree, "best", rename=False)
-        best_trace = trace_of(best, "alphabeta")
+        best_trace = trace_of(best, Algorithm.ALPHABETA)
         entry = spec(exercise)
         b, d = entry["branching"], entry["depth"]
         svg = paper_svg(best, "alphabeta", best_trace, figure_id=f"fig-{exercise}-best")
@@ -325,7 +326,7 @@ class _Exercises:
         tests = ", ".join(self.w("ans.equality_test", node=p["node"], v=p["v"], rel=p["rel"],
                                  bound="β" if p["rel"] == "≥" else "α", value=p.get("beta", p.get("alpha")))
                           for p in fired)
-        cs188 = trace_of(tree, "alphabeta", rule=False)
+        cs188 = trace_of(tree, Algorithm.ALPHABETA, rule=False)
         more = [n for n in cs188.evaluated if n not in set(trace.evaluated)]
         return self.w("ans.equality", tests=tests or self.w("ans.none"), more=", ".join(more) or self.w("ans.none"),
                       value=fmt(cs188.value))
@@ -526,9 +527,9 @@ def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any
                            "b": entry.get("branching"), "d": entry.get("depth")}
     if kind == "minimax":
         out["formula"] = minimax_formula(tree, values)
-        out["ab_evaluated"] = len(trace_of(tree, "alphabeta").evaluated)
+        out["ab_evaluated"] = len(trace_of(tree, Algorithm.ALPHABETA).evaluated)
     if kind == "alphabeta":
-        out.update(evaluated=len(trace_of(tree, "alphabeta").evaluated), root_player=tree.root_player)
+        out.update(evaluated=len(trace_of(tree, Algorithm.ALPHABETA).evaluated), root_player=tree.root_player)
     if kind == "expectimax":
         chance = [n for n in tree.preorder() if players.get(n) == CHANCE]
         out["formulas"] = "; ".join(chance_formula(tree, node, values) for node in chance)
@@ -556,7 +557,7 @@ def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any
     if kind == "board":
         fx = fixture(entry["fixture"])
         tree_, boards = board_tree(entry["fixture"])
-        trace = trace_of(tree_, "alphabeta")
+        trace = trace_of(tree_, Algorithm.ALPHABETA)
         out.update(depth=fx.depth, position=board_text(fx.root),
                    square=builder.w(f"ttt.at.{square_of(fx.root, boards[best[0]])}"),
                    evaluated=len(trace.evaluated), pruned=", ".join(trace.pruned(tree_)),

@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import per_course
 from abkit.errors import UsageError
 from abkit.game import MAX
@@ -55,7 +56,7 @@ def seed_for(student: str, exercise: str) -> int:
 
 def equality_cuts(tree: Tree) -> int:
     """How many cut tests fire on equality when alpha-beta (AIMA rule) searches ``tree``: v = β at MAX, v = α at MIN."""
-    return sum(1 for key, params in step_events(trace_of(tree, "alphabeta"), tree)
+    return sum(1 for key, params in step_events(trace_of(tree, Algorithm.ALPHABETA), tree)
                if key.startswith("steps.cut") and params["rel"] in ("≥", "≤"))
 
 
@@ -67,7 +68,7 @@ def root_tie(tree: Tree) -> bool:
 
 def difficulty(tree: Tree) -> dict[str, Any]:
     """What the outline fixes of a random exercise, measured on ``tree``."""
-    return {"evaluated": len(trace_of(tree, "alphabeta").evaluated), "equality_cuts": equality_cuts(tree),
+    return {"evaluated": len(trace_of(tree, Algorithm.ALPHABETA).evaluated), "equality_cuts": equality_cuts(tree),
             "root_tie": root_tie(tree)}
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import current_course
 from abkit.game import MAX
 from abkit.info import load_info
@@ -80,14 +81,14 @@ def aima_minimax(builder) -> dict[str, Any]:
 @fact("aima_alphabeta")
 def aima_alphabeta(builder) -> dict[str, Any]:
     tree = fixture("aima-fig-5-2").tree
-    trace = trace_of(tree, "alphabeta")
+    trace = trace_of(tree, Algorithm.ALPHABETA)
     return {"nodes": trace.nodes, "evaluated": trace.leaves, "pruned": pruned_text(builder, trace.pruned(tree))}
 
 
 @fact("gfg_tree")
 def gfg_tree(builder) -> dict[str, Any]:
     tree = fixture("gfg-alpha-beta").tree
-    trace = trace_of(tree, "alphabeta")
+    trace = trace_of(tree, Algorithm.ALPHABETA)
     return {"value": fmt(trace.value), "pruned": pruned_text(builder, trace.pruned(tree))}
 
 
@@ -95,7 +96,7 @@ def gfg_tree(builder) -> dict[str, Any]:
 def reordered(builder) -> dict[str, Any]:
     tree = fixture("aima-reordered").tree
     before_tree = fixture("aima-fig-5-2").tree
-    trace, before = trace_of(tree, "alphabeta"), trace_of(before_tree, "alphabeta")
+    trace, before = trace_of(tree, Algorithm.ALPHABETA), trace_of(before_tree, Algorithm.ALPHABETA)
     extra = [n for n in trace.pruned(tree) if n not in before.pruned(before_tree)]
     b, d = len(tree.children[tree.root]), max(tree.depths().values())
     check(trace.leaves == knuth_moore(b, d), "aima-reordered no longer reaches the Knuth-Moore minimum")
@@ -110,8 +111,8 @@ def reordered(builder) -> dict[str, Any]:
 def deepening(builder) -> dict[str, Any]:
     fx = fixture("ordering-deepening")
     tree = fx.tree
-    plain = trace_of(tree, "cutoff", depth=fx.depth)
-    whole = trace_of(tree, "ordering", depth=fx.depth)
+    plain = trace_of(tree, Algorithm.CUTOFF, depth=fx.depth)
+    whole = trace_of(tree, Algorithm.ORDERING, depth=fx.depth)
     last = final_iteration(whole)
     shallow = {c: tree.heuristics[c] for c in tree.children[tree.root]}
     best = max(shallow, key=shallow.get)
@@ -159,8 +160,8 @@ def chess_features(builder) -> dict[str, Any]:
     fx = fixture("eval-material")
     tree = fx.tree
     values = backed_up_values(tree)
-    shallow = trace_of(tree, "cutoff", depth=fx.depth)
-    full = trace_of(tree, "minimax")
+    shallow = trace_of(tree, Algorithm.CUTOFF, depth=fx.depth)
+    full = trace_of(tree, Algorithm.MINIMAX)
     weights = ", ".join(f"{builder.w(f'feature.{name}')} {fmt(w)}" for name, w in fx.weights.items())
     return {"weights": weights, "moves": join(builder, list(tree.children[tree.root])),
             "shallow_action": shallow.action, "shallow_value": fmt(shallow.value),
@@ -179,7 +180,7 @@ def nilsson_stage_1(builder) -> dict[str, Any]:
     after = [game.result(root, m) for m in moves]
     replies = [replies_of(game, a) for a in after]
     values = [min(nilsson_eval(b) for b in r) for r in replies]
-    trace = game_trace("nilsson-depth-2", "cutoff")
+    trace = game_trace("nilsson-depth-2", Algorithm.CUTOFF)
     evaluated = set(trace.evaluated)
     example = replies[0][0]
     kinds = [builder.w(f"ttt.{square_kind(m)}") for m in moves]
@@ -209,7 +210,7 @@ def nilsson_stage_2(builder) -> dict[str, Any]:
     values = {m: min(nilsson_eval(b) for b in replies_of(game, game.result(root, m))) for m in game.actions(root)}
     best = max(values.values())
     tied = [m for m, v in values.items() if v == best]
-    trace = game_trace("nilsson-stage-2", "cutoff")
+    trace = game_trace("nilsson-stage-2", Algorithm.CUTOFF)
     # Nilsson's move and O's answer are what the final search's position adds to this one
     x_move = next(i for i in range(9) if root[i] == "." and last.root[i] == "X")
     o_move = next(i for i in range(9) if root[i] == "." and last.root[i] == "O")
@@ -233,7 +234,7 @@ def nilsson_stage_3(builder) -> dict[str, Any]:
     fx, before = fixture("nilsson-stage-3"), fixture("nilsson-stage-2")
     game, root = fx.game(), fx.root
     values = {m: min(nilsson_eval(b) for b in replies_of(game, game.result(root, m))) for m in game.actions(root)}
-    trace = game_trace("nilsson-stage-3", "cutoff")
+    trace = game_trace("nilsson-stage-3", Algorithm.CUTOFF)
     o_move = next(i for i in range(9) if before.root[i] == "." and root[i] == "O")
     threatened = [n for n, line in enumerate(LINES) if sorted(root[i] for i in line) == [".", "O", "O"]]
     losing = [m for m, v in values.items() if v == -math.inf]
@@ -255,7 +256,7 @@ def nilsson_stage_3(builder) -> dict[str, Any]:
 def ttt_program(builder) -> dict[str, Any]:
     fx = fixture("ttt-o-blocks")
     root = fx.root
-    mm, ab = game_trace("ttt-o-blocks", "minimax"), game_trace("ttt-o-blocks", "alphabeta")
+    mm, ab = game_trace("ttt-o-blocks", Algorithm.MINIMAX), game_trace("ttt-o-blocks", Algorithm.ALPHABETA)
     check(mm.value == ab.value and mm.action == ab.action, "minimax and alpha-beta disagree on ttt-o-blocks")
     mover = "X" if fx.game().to_move(root) == MAX else "O"
     other = "O" if mover == "X" else "X"

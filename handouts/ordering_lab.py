@@ -13,6 +13,7 @@ import statistics
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
+from abkit.algorithms import Algorithm
 from abkit.i18n import t
 from abkit.randomtree import random_tree
 from abkit.reference import reference_trace
@@ -45,7 +46,7 @@ class Row:
 
 def leaves(b: int, d: int, ordering: str, seed: int) -> int:
     tree = random_tree(b, d, -SPAN, SPAN, ordering, distinct=ordering != "worst", seed=seed)
-    return len(reference_trace(TreeGame(tree), tree.root, "alphabeta").evaluated)
+    return len(reference_trace(TreeGame(tree), tree.root, Algorithm.ALPHABETA).evaluated)
 
 
 def measure(b: int, depths: range, seeds: int = 20) -> list[Row]:

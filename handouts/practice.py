@@ -14,6 +14,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from abkit.algorithms import Algorithm
 from abkit.errors import UsageError
 from abkit.game import MAX
 from abkit.i18n import t
@@ -48,7 +49,7 @@ def practice_tree(b: int, d: int, low: int, high: int, seed: int) -> Tree:
 
 def search(tree: Tree, rule: bool) -> Trace:
     """The reference alpha-beta search of ``tree`` under the cut-off rule."""
-    return reference_trace(TreeGame(tree), tree.root, "alphabeta", rule)
+    return reference_trace(TreeGame(tree), tree.root, Algorithm.ALPHABETA, rule)
 
 
 def difficulty(tree: Tree, rule: bool) -> tuple[int, int, bool]:

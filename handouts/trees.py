@@ -12,6 +12,7 @@ from typing import Any
 
 import yaml
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import current_course, per_course
 from abkit.fixture import Fixture, load_fixture
 from abkit.game import MAX
@@ -25,7 +26,7 @@ from abkit.handouts.words import handouts_folder
 from abkit.stepthrough.svgtree import MAX_FIGURE_PT, style_for  # noqa: F401 - the handout's figures' width and style
 
 #: algorithms that search to a depth limit and value the states there with EVAL
-DEPTH_LIMITED = ("cutoff", "ordering")
+DEPTH_LIMITED = tuple(algorithm for algorithm in Algorithm if algorithm.depth_limited)
 
 
 @per_course

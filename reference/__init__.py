@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from abkit.algorithms import Algorithm
 from abkit.cache import cached
 from abkit.coursefolder import current_course, per_course
 from abkit.fixture import Fixture
 from abkit.game import Game, State
-from abkit.info import SOLUTION_FILES as FILES  # algorithm -> the solution file that implements it
 from abkit.loading import load_module
 from abkit.trace import Trace, traced_search
 
@@ -17,7 +17,8 @@ from abkit.trace import Trace, traced_search
 @per_course
 def reference(algorithm: str, prune_on_equality: bool = True) -> ModuleType:
     """The reference module for ``algorithm``; alpha-beta set to the given cut-off rule."""
-    module = load_module(current_course().solutions / FILES[algorithm], f"_abkit_reference_{algorithm}_{prune_on_equality}")
+    module = load_module(current_course().solutions / Algorithm(algorithm).solution,
+                         f"_abkit_reference_{algorithm}_{prune_on_equality}")
     if hasattr(module, "PRUNE_ON_EQUALITY"):
         module.PRUNE_ON_EQUALITY = prune_on_equality
     return module
@@ -64,8 +65,8 @@ def for_rule(fixture: Fixture, prune_on_equality: bool) -> Fixture:
 def reference_orders(fixture: Fixture, nodes: list) -> dict:
     """What the reference ``ordered_actions`` gives at each of ``nodes`` with the fixture's EVAL."""
     game = fixture.game()
-    eval_fn = fixture.search_params("ordering", game)["eval_fn"]
-    return {node: reference("ordering").ordered_actions(game, node, eval_fn) for node in nodes}
+    eval_fn = fixture.search_params(Algorithm.ORDERING, game)["eval_fn"]
+    return {node: reference(Algorithm.ORDERING).ordered_actions(game, node, eval_fn) for node in nodes}
 
 
 def recomputed(fixture: Fixture, rule: bool) -> Fixture | None:

@@ -33,6 +33,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from abkit.algorithms import Algorithm
 from abkit.cache import cached
 from abkit.courserule import Recompute, for_course_rule, keep
 from abkit.compare import Finding, compare, compare_counts, compare_order
@@ -56,7 +57,6 @@ from abkit.studentloop import limits
 if TYPE_CHECKING:
     from typing import Iterator
 
-ENTRIES = {"minimax": "minimax_decision", "alphabeta": "alpha_beta_search"}
 #: the most states one move of a played game may generate (alpha-beta: 18,297 from the empty board)
 PLAY_BUDGET = 50_000
 PLAY_SEED = 0  # the public games; grading plays with each student's own seed, from the empty board
@@ -133,7 +133,7 @@ def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True)
         cases.append(TestCase(exercise, fixture))
         if direct and exercise.direct and direct_calls(fixture):
             cases.append(TestCase(exercise, fixture, "direct"))
-        if direct and exercise.algorithm == "ordering" and fixture.expected["ordering"].get("orders"):
+        if direct and exercise.algorithm.iterative and fixture.expected[exercise.algorithm].get("orders"):
             cases.append(TestCase(exercise, fixture, "orders"))
     if direct and exercise.play:
         cases.append(TestCase(exercise, None, "play"))
@@ -146,17 +146,18 @@ def checkable(exercise: Exercise, fixture: Fixture) -> bool:
     block = fixture.expected.get(exercise.algorithm)
     if fixture.path is None or block is None or not exercise.uses(fixture.path.name):
         return False
-    if fixture.tree is None or exercise.algorithm in ("minimax", "expectimax"):
+    if fixture.tree is None or not exercise.algorithm.prunes:
         return True
-    return {"visited", "evaluated"} <= set(block) and (exercise.algorithm == "ordering" or "windows" in block)
+    return {"visited", "evaluated"} <= set(block) and (exercise.algorithm.iterative or "windows" in block)
 
 
 def direct_calls(fixture: Fixture) -> list[tuple[str, float, float]]:
     """``(node, alpha, beta)`` for each inner non-root node the expected alpha-beta search enters
     with a narrower window than (-inf, +inf), in the order it enters them."""
-    windows = fixture.expected.get("alphabeta", {}).get("windows", {})
+    block = fixture.expected.get(Algorithm.ALPHABETA, {})
+    windows = block.get("windows", {})
     calls = []
-    for node in fixture.expected.get("alphabeta", {}).get("visited", []):
+    for node in block.get("visited", []):
         alpha, beta, _ = windows.get(node, (None, None, None))
         if node == fixture.tree.root or fixture.tree.is_leaf(node) or alpha is None or not alpha < beta:
             continue
@@ -451,10 +452,10 @@ def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, re
 
 def _orders(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
     """``ordered_actions`` on each node the fixture lists; the result is the first that differs (or passed)."""
-    fixture = case.fixture
+    fixture, algorithm = case.fixture, case.exercise.algorithm
     game = fixture.game()
-    eval_fn = fixture.search_params("ordering", game)["eval_fn"]
-    for node, want in fixture.expected["ordering"]["orders"].items():
+    eval_fn = fixture.search_params(algorithm, game)["eval_fn"]
+    for node, want in fixture.expected[algorithm]["orders"].items():
         result.detail = {"call": f"ordered_actions(game, {node!r}, eval_fn)"}
         try:
             got = module.ordered_actions(game, node, eval_fn)
@@ -474,7 +475,7 @@ def _play(case: TestCase, module: ModuleType, course: Course, folder: Path, resu
 
     from abkit.play import play_games, problems
 
-    entry = getattr(module, ENTRIES[case.exercise.algorithm])
+    entry = getattr(module, case.exercise.algorithm.entry)
     try:
         games = play_games(lambda state: entry(Budgeted(TicTacToe(), PLAY_BUDGET), state), PLAY_SEED,
                            start=PLAY_OPENING)
@@ -497,7 +498,7 @@ def _failed_with(result: TestResult, error: BaseException, folder: Path) -> None
 def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
     """The direct calls one by one; the result is the first that differs (or passed)."""
     fixture = case.fixture
-    whole = expected_trace(fixture, "alphabeta")
+    whole = expected_trace(fixture, Algorithm.ALPHABETA)
     for node, alpha, beta in direct_calls(fixture):
         function = "max_value" if fixture.game().to_move(node) == MAX else "min_value"
         student = _traced_call(module, fixture, node, function, alpha, beta)
@@ -581,7 +582,7 @@ def _shown(path: str, root: str) -> str:
 def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:
     """``module.<function>(game, node, alpha, beta)``, recorded as a search whose root is ``node``; its value is
     what the call returned."""
-    return traced_call(module, fixture.game(), node, "alphabeta", function, (alpha, beta))
+    return traced_call(module, fixture.game(), node, Algorithm.ALPHABETA, function, (alpha, beta))
 
 
 def subtrace(whole: Trace, node: str, alpha: float, beta: float) -> Trace:

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from abkit.algorithms import Algorithm
 from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.expected import expected_counts, expected_trace
 from abkit.fixture import Fixture
-from abkit.info import SOLUTION_FILES as FILES
 from abkit.kitcode import part_folder
 from abkit.trace import CountedTrace, Trace
 
@@ -29,7 +29,8 @@ from abkit.trace import CountedTrace, Trace
 def has_reference(algorithm: str) -> bool:
     """Whether the reference search of ``algorithm`` can run here: the kit has its reference loader and the course
     folder holds the solution (the student edition has neither)."""
-    return part_folder("reference") is not None and (current_course().solutions / FILES[algorithm]).is_file()
+    solution = current_course().solutions / Algorithm(algorithm).solution
+    return part_folder("reference") is not None and solution.is_file()
 
 
 def recorded(fixture: Fixture, algorithm: str) -> bool:
@@ -39,9 +40,10 @@ def recorded(fixture: Fixture, algorithm: str) -> bool:
     block = fixture.expected.get(algorithm)
     if block is None:
         return False
-    if fixture.tree is None or algorithm in ("minimax", "expectimax"):
+    spec = Algorithm(algorithm)
+    if fixture.tree is None or not spec.prunes:
         return True
-    return algorithm != "ordering" and {"visited", "evaluated", "windows"} <= set(block)
+    return not spec.iterative and {"visited", "evaluated", "windows"} <= set(block)
 
 
 def search_trace(fixture: Fixture, algorithm: str, prune_on_equality: bool, path: str) -> Trace:
@@ -66,7 +68,7 @@ def search_trace(fixture: Fixture, algorithm: str, prune_on_equality: bool, path
 def default_algorithm(fixture: Fixture) -> str:
     """The fixture's own search (expectimax, cut-off, ordering) when it has one, else alpha-beta; in the student
     edition, the first of those the fixture records in full."""
-    order = [a for a in ("expectimax", "cutoff", "ordering") if a in fixture.expected] + ["alphabeta"]
+    order = [a for a in Algorithm if not a.plain and a in fixture.expected] + [Algorithm.ALPHABETA]
     if has_reference(order[0]):
         return order[0]
     return next((a for a in order + list(fixture.expected) if recorded(fixture, a)), order[0])

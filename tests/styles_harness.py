@@ -15,11 +15,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable
 
+from abkit.algorithms import Algorithm
 from abkit.fixture import load_fixture
 from abkit.game import CHANCE, MAX, MIN, Budgeted, SearchTooLong
 from abkit.loading import HIDDEN_FIXTURES, PUBLIC_FIXTURES, load_module
 from abkit.randomtree import random_tree
-from abkit.trace import ALGORITHMS, Trace, TracingGame, error_name, traced_search
+from abkit.trace import Trace, TracingGame, error_name, traced_search
 from abkit.tree import Tree, TreeGame
 from abkit.grader.testplan import fits, with_chance, with_heuristics
 from abkit.reference import reference
@@ -153,7 +154,7 @@ def search(module: ModuleType, algorithm: str, case: Case) -> tuple:
     if case.depth is not None or "depth" in case.params:
         args = [case.params["depth"], _eval_for(case, trace)]
     try:
-        action = getattr(module, ALGORITHMS[algorithm].entry)(game, case.state, *args)
+        action = getattr(module, Algorithm(algorithm).entry)(game, case.state, *args)
         error = None
     except Exception as exc:  # noqa: BLE001 - a mistake may raise; the error's name is compared
         action, error = None, exc
@@ -212,7 +213,7 @@ def observe(module: ModuleType, algorithm: str, case: Case, windows_from: Module
     """Everything observable of ``module`` on ``case``: the search, the direct call on the root with the full
     window, and direct calls on every inner node with windows around the node's value under ``windows_from``
     (default: the reference), so that two modules are probed with the same calls."""
-    windowed = ALGORITHMS[algorithm].windowed
+    windowed = Algorithm(algorithm).prunes
     rows = [search(module, algorithm, case)]
     full = (-math.inf, math.inf) if windowed else ()
     root_depth = case.params.get("depth")

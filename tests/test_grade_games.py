@@ -115,14 +115,14 @@ def _outcome(trace):
 def test_a_counted_search_reports_what_the_full_record_would(exercise):
     """The child counts a board game's search without a record per call (``counted_search``): for the reference
     and every named mistake, from positions and trees, value, action, counts and error are the full record's."""
+    from abkit.algorithms import Algorithm
     from abkit.tictactoe import nilsson_eval
     from abkit.trace import CountedTrace, counted_search, traced_search
     from abkit.tree import TreeGame, from_nested
     from abkit.grader.runtest import GAME_BUDGET
-    from abkit.grader.rubric import EXERCISES
     from abkit.grader.mistakes import for_exercise, mutant
 
-    algorithm = EXERCISES[exercise]
+    algorithm = Algorithm.of_exercise(exercise)
     modules = [reference(algorithm)] + [mutant(m.id) for m in for_exercise(exercise)]
     tree = TreeGame(from_nested([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
     positions = [(TicTacToe(), "X...O...."), (TicTacToe(), "XO.X.O..."), (tree, tree.initial)]

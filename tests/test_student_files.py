@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from abkit.algorithms import Algorithm
 from abkit.i18n import catalogue
 from abkit.loading import KIT_ROOT, SOLUTIONS
 from abkit.grader import picking
@@ -23,10 +24,11 @@ from abkit.grader.batch import grade_batch
 from abkit.grader.grading import Grader
 from abkit.grader.picking import NotebookError, near_stem, notebook_code, pick
 from abkit.grader.reports import folder_names, issue_text, read_results, results_json
-from abkit.grader.rubric import EXERCISES, load_rubric
+from abkit.grader.rubric import load_rubric
 from abkit.grader.sandbox import Limits
 from abkit.grader.submissions import Submission
 
+EXERCISES = Algorithm.exercises()
 NAMES = [f"{e}.py" for e in EXERCISES]
 REFERENCE = {e: (SOLUTIONS / f"{e}.py").read_text(encoding="utf-8") for e in EXERCISES}
 EXAMPLES = KIT_ROOT / "examples" / "submissions"

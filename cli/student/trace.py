@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+from abkit.algorithms import Algorithm
 from abkit.errors import UsageError
 from abkit.fixture import load_fixture, load_fixtures
 from abkit.i18n import t
@@ -14,7 +15,7 @@ from abkit.textree import glyphs_for, render_summary, render_tree
 def register(sub, lang: str, add_lang) -> None:
     p = sub.add_parser("trace", help=t("trace.help", lang), description=t("trace.help", lang))
     p.add_argument("file", metavar="FILE", help=t("trace.help.file", lang))
-    p.add_argument("--algorithm", choices=("alphabeta", "minimax", "cutoff", "expectimax", "ordering"),
+    p.add_argument("--algorithm", choices=Algorithm.names(),
                    help=t("trace.help.algorithm", lang))
     p.add_argument("--rule", choices=("aima", "cs188"), help=t("trace.help.rule", lang))
     p.add_argument("--json", action="store_true", help=t("trace.help.json", lang))
@@ -49,7 +50,7 @@ def run(args) -> int:
         print(heading)
         print(render_summary(trace, None, args.lang, g))
         return 0
-    if algorithm in ("alphabeta", "cutoff", "ordering"):
+    if Algorithm(algorithm).prunes:
         heading += " · " + t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang,
                              ge=g.ge, le=g.le, alpha=g.alpha, beta=g.beta)
     print(heading)
@@ -71,7 +72,7 @@ def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
         raise UsageError("trace.html_needs_tree", path=args.file)
     heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
     subtitle = t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang, ge="≥", le="≤", alpha="α", beta="β") \
-        if algorithm in ("alphabeta", "cutoff", "ordering") else ""
+        if Algorithm(algorithm).prunes else ""
     write_page(Path(args.html), trace_page(fixture.tree, trace, args.lang, heading, subtitle, rule))
     print(t("trace.wrote", args.lang, path=args.html))
     return 0
@@ -151,7 +152,7 @@ def _load(file: str):
 
 def _can_run(fixture, algorithm: str) -> bool:
     """Whether ``algorithm`` is defined on this fixture's game (chance nodes need expectimax, cut-off a depth)."""
-    chance = fixture.tree is not None and "CHANCE" in fixture.tree.levels
-    if chance or algorithm == "expectimax":
-        return chance and algorithm == "expectimax"
-    return algorithm not in ("cutoff", "ordering") or fixture.depth is not None
+    chance, spec = fixture.tree is not None and "CHANCE" in fixture.tree.levels, Algorithm(algorithm)
+    if chance or spec.chance:
+        return chance and spec.chance
+    return not spec.depth_limited or fixture.depth is not None
