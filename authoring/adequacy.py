@@ -278,7 +278,7 @@ def add_tree(outcome: Outcome, rule: bool, folder: Path | None = None) -> Path:
 
     folder = Path(folder) if folder is not None else current_course().hidden_fixtures
     spec = Algorithm.of_exercise(outcome.mistake.exercise)
-    new_id = f"adequacy-{outcome.mistake.id.replace('_', '-')}"
+    new_id = f"adequacy-{outcome.mistake.id.replace('_', '-')}{'' if rule else '-cs188'}"  # one per mutant and rule
     title = {lang: t("fixtures.adequacy.title", lang, mistake=outcome.mistake.id) for lang in LANGS}
     algorithms = [Algorithm.MINIMAX, Algorithm.ALPHABETA] if spec.plain else [spec]
     expected = {a.value: {f: None for f in _fields(a)} for a in algorithms}
