@@ -53,6 +53,32 @@ CHANCE_SUM = "sum(game.probability(state, r) * expectiminimax(game, game.result(
 MINIMAX, ALPHABETA, CUTOFF = Algorithm.MINIMAX.exercise, Algorithm.ALPHABETA.exercise, Algorithm.CUTOFF.exercise
 EXPECTIMAX, ORDERING = Algorithm.EXPECTIMAX.exercise, Algorithm.ORDERING.exercise
 
+MAX_COND = "if v > beta or (v == beta and PRUNE_ON_EQUALITY):"
+MIN_COND = "if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):"
+MAX_UPDATE = "        alpha = max(alpha, v)\n    return v"
+MIN_UPDATE = "        beta = min(beta, v)\n    return v"
+UTILITY = "return game.utility(state)"
+EVAL = "return eval_fn(state)"
+ROOT_MAX_TIE, ROOT_MIN_TIE = "if best_action is None or v > alpha:", "if best_action is None or v < beta:"
+MM_MAX_TIE, MM_MIN_TIE = "if best_action is None or v > best_value:", "if best_action is None or v < best_value:"
+V_MAX, V_MIN = f"v = -math.inf\n    {LOOP}", f"v = math.inf\n    {LOOP}"
+CUT_CALL_WINDOW = "alpha, beta, depth - 1, eval_fn))"  # the calls of MAX-VALUE and MIN-VALUE (the root's end in one ")")
+SEEN = ("import math\n", "import math\n\nSEEN = set()  # the states searched so far, never cleared\n")
+#: MAX-VALUE's start, where a state kept between calls is consulted
+MAX_START = "        return game.utility(state)\n    v = -math.inf\n"
+LINE_CUT = "if v ≥ β then return v"
+LINE_UPDATE = "α ← MAX(α, v)"
+LINE_CALL = "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))"
+LINE_ROOT = "return the action a in ACTIONS(state) with value v"
+LINE_V = "v ← −∞"
+LINE_LOOP = "for each a in ACTIONS(state) do"
+LINE_UTILITY = "if TERMINAL-TEST(state) then return UTILITY(state)"
+LINE_MM_CALL = "v ← MAX(v, MIN-VALUE(RESULT(s, a)))"
+LINE_CUTOFF = "if CUTOFF-TEST(state, depth) then return EVAL(state)"
+LINE_CHANCE = "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))"
+LINE_ID = "for d = 1, 2, ..., depth: remember each node's best action"
+ORDER_KEY = "(-k[0] if maximizing else k[0], k[1])"
+
 CATALOGUE: tuple[Mistake, ...] = (
     Mistake("equality_rule", ALPHABETA, "if v ≥ β then return v", flip_rule=True),
     Mistake("no_pass_down", ALPHABETA, "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))", (
@@ -118,42 +144,20 @@ CATALOGUE: tuple[Mistake, ...] = (
         ("(-k[0] if maximizing else k[0], k[1])", "(-k[0], k[1])"),)),
     Mistake("ordering_no_best_first", ORDERING, "for each a in ACTIONS(state), the remembered best action first, do", (
         ("    if best in actions:\n        actions.remove(best)\n        actions.insert(0, best)\n", ""),)),
+    Mistake("bound_assigned", ALPHABETA, LINE_UPDATE, (
+        (MAX_UPDATE, "        alpha = v\n    return v"), (MIN_UPDATE, "        beta = v\n    return v"))),
+    Mistake("truncated", ALPHABETA, LINE_UTILITY, ((UTILITY, "return int(game.utility(state))"),)),
+    Mistake("root_zero_none", ALPHABETA, LINE_ROOT, (
+        (ROOT_MAX_TIE, "if not alpha or v > alpha:"), (ROOT_MIN_TIE, "if not beta or v < beta:"))),
+    Mistake("minimax_last_best_min", MINIMAX, LINE_ROOT, (("v < best_value:", "v <= best_value:"),)),
 )
 BY_ID = {m.id: m for m in CATALOGUE}
-
-MAX_COND = "if v > beta or (v == beta and PRUNE_ON_EQUALITY):"
-MIN_COND = "if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):"
-MAX_UPDATE = "        alpha = max(alpha, v)\n    return v"
-MIN_UPDATE = "        beta = min(beta, v)\n    return v"
-UTILITY = "return game.utility(state)"
-EVAL = "return eval_fn(state)"
-ROOT_MAX_TIE, ROOT_MIN_TIE = "if best_action is None or v > alpha:", "if best_action is None or v < beta:"
-MM_MAX_TIE, MM_MIN_TIE = "if best_action is None or v > best_value:", "if best_action is None or v < best_value:"
-V_MAX, V_MIN = f"v = -math.inf\n    {LOOP}", f"v = math.inf\n    {LOOP}"
-CUT_CALL_WINDOW = "alpha, beta, depth - 1, eval_fn))"  # the calls of MAX-VALUE and MIN-VALUE (the root's end in one ")")
-SEEN = ("import math\n", "import math\n\nSEEN = set()  # the states searched so far, never cleared\n")
-#: MAX-VALUE's start, where a state kept between calls is consulted
-MAX_START = "        return game.utility(state)\n    v = -math.inf\n"
-LINE_CUT = "if v ≥ β then return v"
-LINE_UPDATE = "α ← MAX(α, v)"
-LINE_CALL = "v ← MAX(v, MIN-VALUE(RESULT(s, a), α, β))"
-LINE_ROOT = "return the action a in ACTIONS(state) with value v"
-LINE_V = "v ← −∞"
-LINE_LOOP = "for each a in ACTIONS(state) do"
-LINE_UTILITY = "if TERMINAL-TEST(state) then return UTILITY(state)"
-LINE_MM_CALL = "v ← MAX(v, MIN-VALUE(RESULT(s, a)))"
-LINE_CUTOFF = "if CUTOFF-TEST(state, depth) then return EVAL(state)"
-LINE_CHANCE = "CHANCE-VALUE(s) = Σ P(r) · EXPECTIMINIMAX(RESULT(s, r))"
-LINE_ID = "for d = 1, 2, ..., depth: remember each node's best action"
-ORDER_KEY = "(-k[0] if maximizing else k[0], k[1])"
 
 #: slips the adequacy analysis (:mod:`abkit.authoring.adequacy`) mutates the references with besides the
 #: catalogue: real slips a course's tests must tell apart, not named in feedback (no words in the catalogue).
 #: Some are equivalent to the reference by design (a loose comparison under the rule that is loose anyway, a
 #: ``break`` for a ``return``): the analysis finds them equivalent and says so.
 SLIPS: tuple[Mistake, ...] = (
-    Mistake("bound_assigned", ALPHABETA, LINE_UPDATE, (
-        (MAX_UPDATE, "        alpha = v\n    return v"), (MIN_UPDATE, "        beta = v\n    return v"))),
     Mistake("alpha_assigned", ALPHABETA, LINE_UPDATE, ((MAX_UPDATE, "        alpha = v\n    return v"),)),
     Mistake("beta_assigned", ALPHABETA, LINE_UPDATE, ((MIN_UPDATE, "        beta = v\n    return v"),)),
     Mistake("max_cut_strict", ALPHABETA, LINE_CUT, ((MAX_COND, "if v > beta:"),)),
@@ -173,9 +177,6 @@ SLIPS: tuple[Mistake, ...] = (
         (MAX_CUT, MAX_CUT.replace("return v", "break")), (MIN_CUT, MIN_CUT.replace("return v", "break")))),
     Mistake("v_at_bound", ALPHABETA, LINE_V, ((V_MAX, f"v = alpha\n    {LOOP}"), (V_MIN, f"v = beta\n    {LOOP}"))),
     Mistake("max_v_zero", ALPHABETA, LINE_V, ((V_MAX, f"v = 0\n    {LOOP}"),)),
-    Mistake("truncated", ALPHABETA, LINE_UTILITY, ((UTILITY, "return int(game.utility(state))"),)),
-    Mistake("root_zero_none", ALPHABETA, LINE_ROOT, (
-        (ROOT_MAX_TIE, "if not alpha or v > alpha:"), (ROOT_MIN_TIE, "if not beta or v < beta:"))),
     Mistake("root_last_best_max", ALPHABETA, LINE_ROOT, (("v > alpha:", "v >= alpha:"),)),
     Mistake("root_last_best_min", ALPHABETA, LINE_ROOT, (("v < beta:", "v <= beta:"),)),
     Mistake("skip_last_child", ALPHABETA, LINE_LOOP, ((LOOP, "for a in game.actions(state)[:-1]:"),)),
@@ -191,7 +192,6 @@ SLIPS: tuple[Mistake, ...] = (
     Mistake("minimax_min_as_max", MINIMAX, LINE_MM_CALL, ((MM_MIN, MM_MIN.replace("v = min(", "v = max(")),)),
     Mistake("minimax_root_flipped", MINIMAX, LINE_ROOT, (("v > best_value:", "v < best_value:"),)),
     Mistake("minimax_last_best_max", MINIMAX, LINE_ROOT, (("v > best_value:", "v >= best_value:"),)),
-    Mistake("minimax_last_best_min", MINIMAX, LINE_ROOT, (("v < best_value:", "v <= best_value:"),)),
     Mistake("minimax_truncated", MINIMAX, LINE_UTILITY, ((UTILITY, "return int(game.utility(state))"),)),
     Mistake("minimax_root_zero_none", MINIMAX, LINE_ROOT, (
         (MM_MAX_TIE, "if not best_value or v > best_value:"), (MM_MIN_TIE, "if not best_value or v < best_value:"))),
