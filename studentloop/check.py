@@ -50,7 +50,9 @@ from abkit.judge import (DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, 
 from abkit.loading import load_module
 from abkit.textree import fmt
 from abkit.tracebacks import forget_paths, student_frames
-from abkit.trace import CALLED, Call, Trace, traced_call, traced_search
+from abkit.tampering import changed, classes, classes_changed, fingerprint
+from abkit.trace import CALLED, Call, Trace, TracingGame, traced_call, traced_search
+from abkit.tree import TreeGame
 
 from abkit.studentloop import limits
 
@@ -290,9 +292,16 @@ if hasattr(os, "register_at_fork"):  # a forked child starts afresh (a lock held
     os.register_at_fork(after_in_child=_ALARMS.__init__)
 
 
+#: the recorder's and the tree game's classes as they were before this process loaded any student's file
+#: (:func:`abkit.tampering.classes`; a list filled once, by the first :func:`load_student`)
+_PRISTINE: list = []
+
+
 def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student:
     """Load ``folder/<exercise>.py``; a file that is absent, does not load or lacks a function
     gives every test the same result (missing, crashed, timeout)."""
+    if not _PRISTINE:
+        _PRISTINE.append(classes(TracingGame, TreeGame))
     path = folder / exercise.file
     base = TestResult(exercise.name, exercise.name, dict(exercise.title))
     forget_paths()
@@ -445,7 +454,9 @@ class Printed(io.TextIOBase):
 def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
     fixture, algorithm = case.fixture, case.exercise.algorithm
     game = fixture.game()
+    before = fingerprint(game)
     student = traced_search(module, game, fixture.root, algorithm, **fixture.search_params(algorithm, game))
+    _held_to_the_rule(student, game, before)
     expected = expected_counts(fixture, algorithm) if fixture.tree is None else expected_trace(fixture, algorithm)
     _judge(result, student, expected, course, folder, depth=case.fixture.depth)
 
@@ -520,7 +531,7 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         _not_started(result, student.error, folder)
         return
     categories = DIRECT_CATEGORIES if direct else GAME_CATEGORIES if result.tree is None else SEARCH_CATEGORIES
-    passed = judged and all_pass(categories, student, expected)
+    passed = judged and not student.tampered and all_pass(categories, student, expected)
     if not judged or passed:
         findings = []
     elif result.tree is None:
@@ -532,6 +543,8 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         findings = with_root_value(findings, student, lambda state: _player(game, state), depth)
     if direct:
         findings = direct_findings(findings, expected.root)
+    if judged and student.tampered:  # as grading tells it: the test cannot be trusted
+        findings = [Finding("error", None, 0, Message("grade.tampered")), *findings]
     result.student, result.expected, result.findings = student, expected, findings
     error = student.error
     if not judged:
@@ -581,8 +594,19 @@ def _shown(path: str, root: str) -> str:
 
 def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:
     """``module.<function>(game, node, alpha, beta)``, recorded as a search whose root is ``node``; its value is
-    what the call returned."""
-    return traced_call(module, fixture.game(), node, Algorithm.ALPHABETA, function, (alpha, beta))
+    what the call returned; ``tampered`` when it changed the game (:func:`_held_to_the_rule`)."""
+    game = fixture.game()
+    before = fingerprint(game)
+    student = traced_call(module, game, node, Algorithm.ALPHABETA, function, (alpha, beta))
+    _held_to_the_rule(student, game, before)
+    return student
+
+
+def _held_to_the_rule(student: Trace, game, before: tuple) -> None:
+    """Mark ``student`` ``tampered`` when its search changed ``game`` since ``before`` (its fingerprint), or the
+    recorder's or the tree game's class: the one rule grading holds a search to (:mod:`abkit.tampering`)."""
+    student.tampered = student.tampered or changed(game, before) or \
+        bool(_PRISTINE and classes_changed(_PRISTINE[0]))
 
 
 def subtrace(whole: Trace, node: str, alpha: float, beta: float) -> Trace:
