@@ -61,6 +61,7 @@ class Runner:
         self.defences: dict | None = None
         self.shown_hidden = False  # the process running now has been sent a hidden test (:mod:`.sealing`)
         self.sealed = False  # the exercise running now is sealed: its process had been sent a hidden test before it
+        self.after_hidden: set[str] = set()  # its tests students see, sent after its process was sent a hidden one
 
     def run(self, tests: dict[str, list[Test]], chosen: dict[str, str], workspace: Path) -> dict[str, ExerciseRun]:
         """Every exercise of ``tests`` run on its file of ``chosen`` (``<exercise>.py`` -> path in ``workspace``),
@@ -85,10 +86,10 @@ class Runner:
                     sandbox.replied = replied  # the student's, not this process's: one cap for all of them
                     sandbox.start()
                     deadline = sandbox.deadline
-                self.sealed = self.shown_hidden
+                self.sealed, self.after_hidden = self.shown_hidden, set()
                 ended = not self.run_exercise(sandbox, run, workspace / path, workspace)
-                if self.sealed:  # what this process was shown before must not reach this exercise's feedback
-                    seal(run, self.lang)
+                if self.shown_hidden:  # what this process was shown must not reach what students see after it
+                    seal(run, self.lang, None if self.sealed else frozenset(self.after_hidden))
                 self.defences = weakest(self.defences, sandbox.defences)
                 replied = sandbox.replied
                 if ended:
@@ -148,7 +149,10 @@ class Runner:
             if self.hidden and test.source in self.hidden and any(p.source not in self.hidden for p in pending):
                 answered(0)  # a hidden test is sent only once the tests students see are answered: read ahead from
                 # the pipe during one of those, it could be shown in its feedback
-            self.shown_hidden = self.shown_hidden or shown_hidden(test.source)
+            source = getattr(test, "source", "hidden")  # (a test that does not say is taken for a hidden one)
+            if self.shown_hidden and not shown_hidden(source):
+                self.after_hidden.add(test.id)
+            self.shown_hidden = self.shown_hidden or shown_hidden(source)
             try:
                 while not sandbox.send_ahead(test.request):  # no room in the pipe now, or too long for that
                     if not pending:

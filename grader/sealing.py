@@ -3,10 +3,12 @@
 A process keeps what it is shown (a module of one exercise may remember the hidden trees it searched), and a file
 loaded later in the same process may tell it: in its log, its exit status, an exception's message, its prints, a
 value or an action made of text. So every exercise run in a process after a hidden test was sent to it is sealed
-(:func:`seal`) before anything is judged or written: its note says a fixed sentence instead of the load error or the
-death (and its exit status), its traceback and prints are dropped (a traceback's place says why), an exception keeps only its type (a built-in
-one's name, else ``Exception``), and every value or node name of its traces that the tree does not hold is replaced
-by a fixed mark. What is judged (values, actions, the generated nodes) is otherwise the same.
+(:func:`seal`) before anything is judged or written, and so are the tests students see that an exercise sends after
+its own first hidden test (the student's random trees). A sealed run's note says a fixed sentence instead of the
+load error or the death (and its exit status); its traceback and prints are dropped (a traceback's place says why);
+an exception keeps only its type (a built-in one's name, else ``Exception``); every value or node name of its
+traces that the tree does not hold is replaced by a fixed mark. What is judged (values, actions, the generated
+nodes) is otherwise the same.
 """
 
 from __future__ import annotations
@@ -30,13 +32,15 @@ def shown_hidden(source: str) -> bool:
     return source == "hidden"
 
 
-def seal(run, lang: str) -> None:
-    """Seal an :class:`abkit.grader.running.ExerciseRun` in place (see the module's docstring)."""
+def seal(run, lang: str, tests: frozenset | None = None) -> None:
+    """Seal an :class:`abkit.grader.running.ExerciseRun` in place (see the module's docstring): its note and
+    traceback, and the replies to ``tests`` (ids; ``None``: every test of the run)."""
     if run.status in SEALED_STATUSES:
         run.note = t("grade.note.sealed", lang, file=run.file or "")
     run.traceback = []
     trees = {test.id: test.tree for test in run.planned}
-    run.replies = {test_id: sealed_reply(reply, trees.get(test_id), lang) for test_id, reply in run.replies.items()}
+    run.replies = {test_id: sealed_reply(reply, trees.get(test_id), lang) if tests is None or test_id in tests
+                   else reply for test_id, reply in run.replies.items()}
 
 
 def sealed_reply(reply: dict, tree: Tree | None, lang: str) -> dict:
