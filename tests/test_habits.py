@@ -47,8 +47,9 @@ def graded(tmp_path_factory):
     from abkit.cli.main import main
 
     root = tmp_path_factory.mktemp("habits")
-    for student in (*HARMLESS, "reference", "replaces_utility"):
-        _folder(root / "class", student) if student != "reference" else shutil.copytree(SOLUTIONS, root / "class" / student)
+    for student in (*HARMLESS, "replaces_utility"):
+        _folder(root / "class", student)
+    shutil.copytree(SOLUTIONS, root / "class" / "reference")
     (root / "rubric.yaml").write_text(RUBRIC, encoding="utf-8")
     assert main(["grade", str(root / "class"), "--out", str(root / "out"), "--rubric", str(root / "rubric.yaml"),
                  "--lang", "en", "-j", "2"]) == 0
