@@ -46,7 +46,7 @@ from abkit.i18n import LANGS, Message, default_lang, t
 from abkit.info import Course, Exercise
 from abkit.kitcode import part_folder
 from abkit.judge import (DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, call_text, direct_findings,
-                         with_root_value)
+                         signature, with_root_value)
 from abkit.loading import load_module
 from abkit.textree import fmt
 from abkit.tracebacks import forget_paths, student_frames
@@ -73,7 +73,7 @@ class TestCase:
 
     exercise: Exercise
     fixture: Fixture | None
-    kind: str = "search"  # "search" | "direct" | "orders" | "play" (no fixture)
+    kind: str = "search"  # "search" | "direct" | "orders" | "again" (a search run a second time) | "play" (no fixture)
 
     __test__ = False  # not a pytest class
 
@@ -90,7 +90,7 @@ class TestCase:
             return {lang: Message("check.play_title").render(lang) for lang in langs}
         if self.kind == "search":
             return {lang: self.fixture.label(lang) for lang in langs}
-        key = "check.direct_title" if self.kind == "direct" else "check.orders_title"
+        key = {"direct": "check.direct_title", "orders": "check.orders_title", "again": "grade.test.again"}[self.kind]
         return {lang: Message(key, title=self.fixture.label(lang)).render(lang) for lang in langs}
 
 
@@ -126,8 +126,9 @@ def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
 
 
 def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True) -> list[TestCase]:
-    """The exercise's tests over ``fixtures``, in order: search, then direct calls or orders, per fixture;
-    then the played games. ``direct=False``: the searches only (what counts as a hidden tree)."""
+    """The exercise's tests over ``fixtures``, in order: search, then direct calls or orders, per fixture; the first
+    tree searched again (``again``: as grading does, a search that keeps state between calls does something else the
+    second time); then the played games. ``direct=False``: the searches only (what counts as a hidden tree)."""
     cases = []
     for fixture in fixtures:
         if not checkable(exercise, fixture):
@@ -137,6 +138,9 @@ def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True)
             cases.append(TestCase(exercise, fixture, "direct"))
         if direct and exercise.algorithm.iterative and fixture.expected[exercise.algorithm].get("orders"):
             cases.append(TestCase(exercise, fixture, "orders"))
+    first = next((case for case in cases if case.kind == "search" and case.fixture.tree is not None), None)
+    if direct and first is not None:
+        cases.append(TestCase(exercise, first.fixture, "again"))
     if direct and exercise.play:
         cases.append(TestCase(exercise, None, "play"))
     return cases
@@ -347,14 +351,28 @@ def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures:
     if not cases:
         return
     student = load_student(exercise, folder, course.time_limit)
+    firsts: dict[str, TestResult] = {}  # a tree's first search, by the fixture's id
     for k, case in enumerate(cases):
         result = run_case(case, student, course, folder, langs)
+        if case.kind == "search" and case.fixture is not None:
+            firsts[case.fixture.id] = result
+        elif case.kind == "again":
+            told_if_state_kept(result, firsts.get(case.fixture.id))
         stop = stop_message(result, case, student, len(cases) - k - 1)
         if stop is not None:
             result.detail = {**result.detail, "message": stop, "rest": len(cases) - k - 1}
             yield result
             return
         yield result
+
+
+def told_if_state_kept(again: TestResult, first: TestResult | None) -> None:
+    """When the search run ``again`` failed and did something else than its ``first`` run on the same tree (the
+    observables: :func:`abkit.judge.signature`), say first that it keeps state between calls, as grading says."""
+    if first is None or again.passed or again.student is None or first.student is None:
+        return
+    if signature(again.student) != signature(first.student):
+        again.findings = [Finding("error", None, 0, Message("grade.repeat.differs")), *again.findings]
 
 
 def stop_message(result: TestResult, case: TestCase, student: Student, rest: int) -> Message | None:
@@ -665,4 +683,4 @@ def _trim(lines: list[str]) -> list[str]:
 
 
 #: what runs each kind of test
-KINDS = {"search": _search, "direct": _direct, "orders": _orders, "play": _play}
+KINDS = {"search": _search, "direct": _direct, "orders": _orders, "again": _search, "play": _play}

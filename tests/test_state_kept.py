@@ -57,3 +57,21 @@ def test_the_second_run_counts_like_any_test_and_the_reference_passes_it(graded)
     assert len(again) == 1 and again[0]["score"] == again[0]["max_score"] > 0
     assert t("grade.repeat.differs", lang) not in (out / "students" / "reference" / "feedback.md").read_text(
         encoding="utf-8")
+
+
+@pytest.mark.parametrize("lang", ("en", "ko"))
+@pytest.mark.parametrize("student", STUDENTS)
+def test_check_tells_state_kept_between_calls_as_grading_does(abkit, tmp_path, student, lang):
+    for solution in SOLUTIONS.glob("*.py"):
+        shutil.copy(solution, tmp_path / solution.name)
+    shutil.copy(KEPT / student / "alphabeta.py", tmp_path / "alphabeta.py")
+    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", lang)
+    assert run.status == 1 and run.out.count(t("grade.repeat.differs", lang)) == 1
+
+
+def test_check_runs_the_first_tree_again_and_the_reference_passes_it(abkit, tmp_path):
+    for solution in SOLUTIONS.glob("*.py"):
+        shutil.copy(solution, tmp_path / solution.name)
+    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", "en", "--all")
+    assert run.status == 0 and t("grade.repeat.differs", "en") not in run.out
+    assert "alphabeta/aima-fig-5-2/again" in run.out
