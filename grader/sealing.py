@@ -90,10 +90,13 @@ def _number(value: object) -> object:
 
 
 def _node(value: object, tree: Tree | None) -> object:
-    """A state or an action kept when the tree holds it (or ``None``); anything else marked. Off a tree (a board
-    game), a square (0 to 8) or a board's text is kept."""
+    """A state or an action kept when the tree holds it, or when it is ``None`` or a number on a tree (no more
+    than a value tells: a root that returns its value for its action is judged, and named, as it was); anything
+    else marked. Off a tree (a board game), a square (0 to 8) or a board's text is kept."""
     if value is None:
         return None
+    if tree is not None and isinstance(value, numbers.Number):
+        return value
     if tree is None:
         if type(value) is int:
             return value if 0 <= value < BOARD else MARK
