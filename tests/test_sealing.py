@@ -90,3 +90,21 @@ def test_a_sealed_reply_keeps_what_is_judged_and_marks_the_rest():
     assert kept["calls"][0] == trace["calls"][0] and kept["calls"][1][:5] == [MARK, "MIN", MARK, 2, None]
     assert sealed_reply({"id": 1, "answer": 4}, None, "en")["answer"] == 4
     assert sealed_reply({"id": 1, "answer": 31337}, None, "en")["answer"] == MARK
+
+
+def test_a_test_students_see_sent_after_the_exercises_own_hidden_tests_tells_nothing(tmp_path):
+    """Within one exercise the student's random trees (shown at once) come after the hidden fixtures: their
+    exception messages are sealed, the public trees' before them are not."""
+    from abkit.cli.main import main
+
+    shutil.copytree(LEAKS.with_name("leaks_within"), tmp_path / "class")
+    (tmp_path / "rubric.yaml").write_text(RUBRIC.replace("  minimax: {values: 6, nodes: 1, direct: 3}\n", ""),
+                                          encoding="utf-8")
+    assert main(["grade", str(tmp_path / "class"), "--out", str(tmp_path / "out"), "--rubric",
+                 str(tmp_path / "rubric.yaml"), "--lang", "en"]) == 0
+    results = json.loads((tmp_path / "out" / "students" / "tells_in_random" / "results.json").read_text(
+        encoding="utf-8"))
+    told = {test["name"]: TOLD in test["output"] for test in results["tests"] if test["visibility"] == "visible"}
+    assert any(told.values())  # the public trees' messages, told before any hidden test: shown as they were
+    assert not any(said for name, said in told.items() if "random tree" in name)
+    assert any("random tree" in name for name in told)
