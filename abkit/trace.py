@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from .algorithms import Algorithm
 from .game import CHANCE, MAX, MIN, Budgeted, Game, State
+from .tampering import changed, fingerprint
 from .tree import Tree
 
 if TYPE_CHECKING:
@@ -85,6 +86,9 @@ class Trace:
     error: the exception the search raised, if any (the record stops there); after
         :meth:`from_dict`, its text ``"ValueError: message"``.
     value_error: the exception the root's value call raised (the search itself went well), or its text.
+    tampered: the search changed the wrapper it was given so that the game's answers or the record change
+        (:mod:`abkit.tampering`'s rule: a new attribute of another name, a debug counter, is not a change);
+        not part of :meth:`to_dict` (the grader's process sends it as the reply's ``tampered``).
     """
 
     algorithm: str
@@ -96,6 +100,7 @@ class Trace:
     value: float | None = None
     error: BaseException | str | None = None
     value_error: BaseException | str | None = None
+    tampered: bool = field(default=False, compare=False)
     _kids: tuple[int, int, dict[int | None, list[int]]] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -216,8 +221,10 @@ class CountedTrace(Trace):
     @classmethod
     def of(cls, trace: Trace) -> "CountedTrace":
         """``trace`` reduced to its outcome and counts."""
-        return cls(trace.algorithm, trace.root, value=trace.value, action=trace.action, nodes=trace.nodes,
-                   leaves=trace.leaves, error=trace.error, value_error=trace.value_error)
+        counted = cls(trace.algorithm, trace.root, value=trace.value, action=trace.action, nodes=trace.nodes,
+                      leaves=trace.leaves, error=trace.error, value_error=trace.value_error)
+        counted.tampered = trace.tampered
+        return counted
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "counts": [self.node_count, self.leaf_count]}
@@ -309,7 +316,7 @@ def traced_search(module: ModuleType, game: Game, state: State, algorithm: str, 
     arguments (``depth``, ``eval_fn`` for the depth-limited search); calls of
     ``eval_fn`` are recorded in ``evaluated`` like UTILITY's. After the search,
     ``Trace.value`` is :func:`root_value`: the module's own MAX-VALUE/MIN-VALUE
-    called on the root on the untraced game (nothing of it is recorded). While
+    called on the root, on a wrapper of its own (nothing of it is recorded). While
     the search runs, ``max_value``/``min_value`` (and ``chance_value``) are
     wrapped to record ``calls`` (enrichment only). An exception raised by the
     search is stored in ``Trace.error``, one raised by the root's value call in
@@ -348,10 +355,13 @@ def counted_search(module: ModuleType, game: Game, state: State, algorithm: str,
     spec = Algorithm(algorithm)
     trace = Trace(algorithm, state, visited=[state])
     arguments = _entry_arguments(spec, params, trace)
+    traced = TracingGame(game, trace)
+    before = fingerprint(traced)
     try:
-        trace.action = getattr(module, spec.entry)(TracingGame(game, trace), state, *arguments)
+        trace.action = getattr(module, spec.entry)(traced, state, *arguments)
     except Exception as error:  # noqa: BLE001 - the search is untrusted; callers read trace.error
         trace.error = error
+    trace.tampered = changed(traced, before)
     if trace.error is None:
         _value_root(trace, module, game, algorithm, params)
     return CountedTrace.of(trace)
@@ -384,18 +394,24 @@ def _entry_arguments(spec: Algorithm, params: dict, trace: Trace) -> tuple:
 
 def _value_root(trace: Trace, module: ModuleType, game: Game, algorithm: str, params: dict) -> None:
     """Set ``trace.value`` by :func:`root_value` on a fresh copy of ``game`` (a budget starts again), or
-    ``trace.value_error`` to what it raised."""
+    ``trace.value_error`` to what it raised. The root's call is given the same wrapper the search and a direct
+    call are given (a :class:`TracingGame`, its record thrown away), never the game itself: whatever the student's
+    functions do to the object they are handed (a debug counter, a cache) they do to a wrapper in every call."""
     fresh = Budgeted(game.game, game.limit) if isinstance(game, Budgeted) else game
+    traced = TracingGame(fresh, Trace(algorithm, trace.root))
+    before = fingerprint(traced)
     try:
-        trace.value = root_value(module, fresh, trace.root, algorithm, **params)
+        trace.value = root_value(module, traced, trace.root, algorithm, **params)
     except Exception as error:  # noqa: BLE001 - the student's code; the values category reads value_error
         trace.value, trace.value_error = None, error
+    trace.tampered = trace.tampered or changed(traced, before)
 
 
 def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[TracingGame], Any], game: Game,
             then: Callable[[], None] | None = None) -> Any:
     """``run(traced game)`` with the module's MAX-VALUE/MIN-VALUE/CHANCE-VALUE wrapped to add each call to
     ``trace.calls`` (:func:`_recorder`); what ``run`` returned (``trace.error`` set and ``None`` if it raised).
+    ``trace.tampered`` says whether ``run`` changed the wrapper it was given (:func:`abkit.tampering.changed`).
     Then, if it did not raise, ``then()`` with the wrappers still in place but recording nothing: code called after
     the search runs the way the search ran (a runaway recursion fails there as it would in the search). The
     module's own functions are put back in every case.
@@ -405,12 +421,16 @@ def _record(module: ModuleType, trace: Trace, windowed: bool, run: Callable[[Tra
     originals = {name: function for name in FUNCTIONS if callable(function := getattr(module, name, None))}
     for name, function in originals.items():
         setattr(module, name, _recorder(name, function, trace, windowed, stack, recording))
+    traced = TracingGame(game, trace)
+    before = fingerprint(traced)
     try:
         try:
-            result = run(TracingGame(game, trace))
+            result = run(traced)
         except Exception as error:  # noqa: BLE001 - the search is untrusted; callers read trace.error
             trace.error = error
             return None
+        finally:
+            trace.tampered = changed(traced, before)
         if then is not None:
             recording[0] = False
             then()

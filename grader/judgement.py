@@ -37,6 +37,7 @@ class TestGrade:
     max_score: float = 0.0
     not_run: bool = False
     answer: tuple | None = None  # an orders test: the student's orders (or error), comparable with a mutant's
+    state_kept: bool = False  # a test run again did something else than its first run: state kept between calls
 
     @property
     def signature(self) -> tuple | None:
@@ -81,6 +82,7 @@ class Judge:
                             prune_on_equality=self.rule,
                             traceback=relative(reply["traceback"], workspace) if reply.get("traceback") else [])
         tampered = bool(reply.get("tampered"))
+        state_kept = not tampered and _differs_from_first_run(test, student, run)
         if student.error is not None:
             result.status, result.detail = _error_status(test, student, run)
             passed = {c: False for c in test.categories}
@@ -99,7 +101,9 @@ class Judge:
                 result.findings = direct_findings(result.findings, test.state)
             if tampered:
                 result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
-        return TestGrade(test, result, passed)
+            elif state_kept:
+                result.findings.insert(0, Finding("error", None, 0, Message("grade.repeat.differs")))
+        return TestGrade(test, result, passed, state_kept=state_kept and not result.passed)
 
     def answer(self, test: Test, reply: dict, workspace: Path) -> TestGrade:
         """An orders or play test: the student's answers (or games) held against the reference's (or the rules)."""
@@ -125,6 +129,15 @@ class Judge:
             answer = signature(got)
         result.status = "failed" if result.findings else "passed"
         return TestGrade(test, result, {category: result.passed}, answer=answer)
+
+
+def _differs_from_first_run(test: Test, student: Trace, run: ExerciseRun) -> bool:
+    """Whether ``test`` runs another test again (``repeats``) and the student's search did something else the second
+    time (:func:`abkit.judge.signature`: the observables): state kept between calls."""
+    first = run.replies.get(test.repeats) if test.repeats else None
+    if first is None or not isinstance(first.get("trace"), dict):
+        return False
+    return signature(Trace.from_dict(first["trace"])) != signature(student)
 
 
 def _error_status(test: Test, student: Trace, run: ExerciseRun) -> tuple[str, dict]:

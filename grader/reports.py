@@ -188,7 +188,8 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
         out += ["", f"### {_mistake_line(mistake_id, lang)}", "", t(f"mistake.{mistake_id}.why", lang, **rule_words()), "",
                 t("grade.feedback.pseudocode", lang, line=pseudocode_line(mistake_id))]
     failed = [tg for tg in exercise.tests if not tg.result.passed and not tg.not_run]
-    failed.sort(key=lambda tg: not _shown(tg, visibility))  # the tests described in full come first
+    # the tests described in full come first, and first among them one that tells of state kept between calls
+    failed.sort(key=lambda tg: (not _shown(tg, visibility), not tg.state_kept))
     not_run = sum(1 for tg in exercise.tests if tg.not_run)
     if exercise.tests and not failed and not not_run:
         out += ["", t("grade.feedback.all_passed", lang, total=len(exercise.tests))]

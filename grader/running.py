@@ -19,6 +19,7 @@ from abkit.i18n import t
 from abkit.play import play_games
 
 from abkit.grader import replies
+from abkit.grader.sealing import seal, sealed_reply, shown_hidden
 from abkit.grader.sandbox import Died, Forged, Limits, Malformed, Sandbox, TimedOut
 from abkit.grader.testplan import Test, fmt
 
@@ -58,6 +59,9 @@ class Runner:
         self.limits, self.lang, self.server = limits, lang, server
         self.hidden = hidden  # the sources of tests students do not see at once (the rubric's visibility)
         self.defences: dict | None = None
+        self.shown_hidden = False  # the process running now has been sent a hidden test (:mod:`.sealing`)
+        self.sealed = False  # the exercise running now is sealed: its process had been sent a hidden test before it
+        self.after_hidden: set[str] = set()  # its tests students see, sent after its process was sent a hidden one
 
     def run(self, tests: dict[str, list[Test]], chosen: dict[str, str], workspace: Path) -> dict[str, ExerciseRun]:
         """Every exercise of ``tests`` run on its file of ``chosen`` (``<exercise>.py`` -> path in ``workspace``),
@@ -77,11 +81,15 @@ class Runner:
                     run.note = t("grade.note.budget_spent", self.lang, seconds=fmt(self.limits.student_seconds))
                     continue
                 if sandbox is None:
+                    self.shown_hidden = False
                     sandbox = Sandbox(workspace, self.limits, deadline, server=self.server)
                     sandbox.replied = replied  # the student's, not this process's: one cap for all of them
                     sandbox.start()
                     deadline = sandbox.deadline
+                self.sealed, self.after_hidden = self.shown_hidden, set()
                 ended = not self.run_exercise(sandbox, run, workspace / path, workspace)
+                if self.shown_hidden:  # what this process was shown must not reach what students see after it
+                    seal(run, self.lang, None if self.sealed else frozenset(self.after_hidden))
                 self.defences = weakest(self.defences, sandbox.defences)
                 replied = sandbox.replied
                 if ended:
@@ -141,6 +149,10 @@ class Runner:
             if self.hidden and test.source in self.hidden and any(p.source not in self.hidden for p in pending):
                 answered(0)  # a hidden test is sent only once the tests students see are answered: read ahead from
                 # the pipe during one of those, it could be shown in its feedback
+            source = getattr(test, "source", "hidden")  # (a test that does not say is taken for a hidden one)
+            if self.shown_hidden and not shown_hidden(source):
+                self.after_hidden.add(test.id)
+            self.shown_hidden = self.shown_hidden or shown_hidden(source)
             try:
                 while not sandbox.send_ahead(test.request):  # no room in the pipe now, or too long for that
                     if not pending:
@@ -164,7 +176,7 @@ class Runner:
             reply = sandbox.request(test.message(state=state), test.check)
             if reply.get("error"):
                 raise _StudentFailed(reply)
-            return reply["answer"]
+            return sealed_reply(reply, None, self.lang)["answer"] if self.sealed else reply["answer"]
 
         try:
             return {"games": play_games(choose, test.seed, start=test.state)}

@@ -119,9 +119,9 @@ def _loaded(modules: dict[str, ModuleType], request: dict, roots: list[str], def
 
 
 def _searched(module: ModuleType, request: dict, roots: list[str], before: tuple, tampered) -> dict:
-    """The reply to a ``search`` or ``call`` request: its trace, whether the game or the recorder's classes were
-    changed (``tampered``: :func:`abkit.grader.tamper._tampered`, as :func:`serve` captured it), the error's
-    traceback."""
+    """The reply to a ``search`` or ``call`` request: its trace, whether the game, the wrapper it was searched
+    through or the recorder's classes were changed (``tampered``: :func:`abkit.grader.tamper._tampered`, as
+    :func:`serve` captured it, and the trace's own ``tampered``), the error's traceback."""
     game = _game_for(request)
     fingerprint = _fingerprint(game)
     reply: dict = {}
@@ -135,7 +135,7 @@ def _searched(module: ModuleType, request: dict, roots: list[str], before: tuple
     elif isinstance(trace.value_error, BaseException):  # the search went well; valuing its root did not
         reply["traceback"] = _error_reply(trace.value_error, roots)["traceback"]
     reply["trace"] = trace.to_dict()
-    reply["tampered"] = tampered(before, game, fingerprint)
+    reply["tampered"] = tampered(before, game, fingerprint) or trace.tampered is True
     return reply
 
 

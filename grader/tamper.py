@@ -14,19 +14,20 @@ import json
 import operator
 import sys
 from types import FunctionType
-from typing import Iterator
 
+from abkit.tampering import changed, fingerprint
 from abkit.trace import Trace, TracingGame
 from abkit.tree import Tree, TreeGame
 from abkit.wire import Channel
 
 from abkit.grader.capture import CappedText
 
-#: the harness's modules, whose every name the guards hold still: the recorder, the wire, the student's process's
-#: parts, and ``__main__`` (in a student's process, the child itself: ``python -m abkit.grader.child``)
-HARNESS = ("abkit.trace", "abkit.wire", "abkit.grader.runtest", "abkit.grader.capture", "abkit.grader.tamper",
-           "abkit.grader.serve", "abkit.grader.childlimits", "abkit.grader.childstart", "abkit.grader.forkserver",
-           "__main__")
+#: the harness's modules, whose every name the guards hold still: the recorder, the game's rule, the wire, the
+#: student's process's parts, and ``__main__`` (in a student's process, the child itself: ``python -m
+#: abkit.grader.child``)
+HARNESS = ("abkit.trace", "abkit.tampering", "abkit.wire", "abkit.grader.runtest", "abkit.grader.capture",
+           "abkit.grader.tamper", "abkit.grader.serve", "abkit.grader.childlimits", "abkit.grader.childstart",
+           "abkit.grader.forkserver", "__main__")
 #: the fork server's :func:`_snapshot` and :func:`_guards`, taken once before it forks any child (each child is a
 #: copy of the server, whose harness no student code has ever touched); empty in a child started afresh. (A list
 #: filled in place: the module's own names are among what the guards hold still.)
@@ -40,44 +41,17 @@ def _snapshot() -> tuple:
 
 
 def _fingerprint(game: TreeGame) -> tuple:
-    """What the game object holds: its class, and a copy of each of its mappings (:func:`_held`)."""
-    return type(game), tuple(map(dict.copy, _held(game)))
+    """What the game object holds (:func:`abkit.tampering.fingerprint`)."""
+    return fingerprint(game)
 
 
-def _held(game: TreeGame) -> Iterator[dict]:
-    """The game's mappings, one after the other: its attributes and, on a tree, the tree's fields, its children,
-    utilities, heuristic values and probabilities, and the players (each reached only when the ones before it are
-    as they were: the tree is still the harness's own)."""
-    yield vars(game)
-    if isinstance(game, TreeGame):
-        tree = game.tree
-        yield from (vars(tree), tree.children, tree.utilities, tree.heuristics, tree.probabilities, game._players)
-
-
-def _tampered(before: tuple, game: TreeGame, fingerprint: tuple, any_=any, map_=map, is_not=operator.is_not) -> bool:
+def _tampered(before: tuple, game: TreeGame, fingerprint: tuple, any_=any, changed_=changed) -> bool:
     """True when a name was added to (or removed from) the game's class or the recorder's, or the game it was given
-    was changed: one of its mappings (:func:`_held`) has an entry added, removed or changed. The game's and the
-    tree's attributes are compared by identity (an equal replacement shows too), the tree's mappings with the dict's
-    own equality (its entries are plain names and numbers); a mapping's own methods are never called."""
+    was changed by the one rule :func:`abkit.tampering.changed` states (an attribute that changes none of the game's
+    answers, a debug counter, is allowed)."""
     if any_(space.keys() != names for space, names in before):
         return True
-    kind, copies = fingerprint
-    try:
-        if type(game) is not kind:
-            return True
-        held = 0
-        for space, copy in zip(_held(game), copies):
-            if dict.__len__(space) != len(copy):
-                return True
-            if held < 2:  # the game's attributes and the tree's fields: the very objects
-                if any_(map_(is_not, dict.keys(space), copy)) or any_(map_(is_not, dict.values(space), copy.values())):
-                    return True
-            elif dict.__eq__(space, copy) is not True:
-                return True
-            held += 1
-        return held != len(copies)
-    except Exception:  # noqa: BLE001 - the student replaced an attribute with something unreadable
-        return True
+    return changed_(game, fingerprint)
 
 
 def _guards() -> tuple:

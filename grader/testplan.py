@@ -70,6 +70,8 @@ class Test:
     tree: the game tree, or ``None`` on a board game (``game`` names it, ``state`` is the board);
     depth: the depth limit of a depth-limited search; nodes: where actions are ordered;
     seed: the random player's seed of played games.
+    repeats: the id of the test this one runs again, in the same process, after the tests between them (a search
+        that keeps state between calls does something else the second time).
     """
 
     id: str
@@ -85,6 +87,7 @@ class Test:
     kind: str = "search"  # search | orders | play (a direct call is a search with ``function``)
     nodes: tuple = ()
     seed: int = 0
+    repeats: str | None = None
 
     @property
     def algorithm(self) -> Algorithm:
@@ -189,6 +192,7 @@ class TestPlan:
         algorithm = Algorithm.of_exercise(exercise)
         mine = [(source, fx) for source, fx in self.fixtures if fits(algorithm, fx)]
         searches = [fixture_search(exercise, source, fx) for source, fx in mine]
+        searches = with_repeat(searches)
         if algorithm.iterative:
             searches += [orders_test(exercise, source, fx.id, fx.tree, fx.depth, fx.title) for source, fx in mine]
         if not algorithm.plain:
@@ -338,6 +342,21 @@ def fixture_search(exercise: str, source: str, fixture: Fixture) -> Test:
     depth = fixture.depth if Algorithm.of_exercise(exercise).depth_limited else None
     return Test(f"{exercise}/{source}/{fixture.id}", exercise, source, fixture.tree, fixture.root, fixture.title,
                 game=game, depth=depth)
+
+
+def with_repeat(searches: list[Test]) -> list[Test]:
+    """``searches`` with the first public tree search run again right after the last public search: the same
+    request, in the same process, once every public search has run (the second run of a search that keeps state
+    between calls differs from the first). Scored like any test; the judge tells a difference from the first run
+    (:mod:`abkit.grader.judgement`)."""
+    public = [k for k, x in enumerate(searches) if x.source == "public" and x.tree is not None and x.kind == "search"]
+    if not public:
+        return searches
+    first = searches[public[0]]
+    title = {lang: t("grade.test.again", lang, title=first.title.get(lang) or first.title.get("en") or first.id)
+             for lang in ("en", "ko")}
+    again = dataclasses.replace(first, id=f"{first.id}/again", title=title, repeats=first.id)
+    return [*searches[:public[-1] + 1], again, *searches[public[-1] + 1:]]
 
 
 def orders_test(exercise: str, source: str, name: str, tree: Tree, depth: int, labels: dict) -> Test:

@@ -46,11 +46,13 @@ from abkit.i18n import LANGS, Message, default_lang, t
 from abkit.info import Course, Exercise
 from abkit.kitcode import part_folder
 from abkit.judge import (DIRECT_CATEGORIES, GAME_CATEGORIES, SEARCH_CATEGORIES, all_pass, call_text, direct_findings,
-                         with_root_value)
+                         signature, with_root_value)
 from abkit.loading import load_module
 from abkit.textree import fmt
 from abkit.tracebacks import forget_paths, student_frames
-from abkit.trace import CALLED, Call, Trace, traced_call, traced_search
+from abkit.tampering import changed, classes, classes_changed, fingerprint
+from abkit.trace import CALLED, Call, Trace, TracingGame, traced_call, traced_search
+from abkit.tree import TreeGame
 
 from abkit.studentloop import limits
 
@@ -71,7 +73,7 @@ class TestCase:
 
     exercise: Exercise
     fixture: Fixture | None
-    kind: str = "search"  # "search" | "direct" | "orders" | "play" (no fixture)
+    kind: str = "search"  # "search" | "direct" | "orders" | "again" (a search run a second time) | "play" (no fixture)
 
     __test__ = False  # not a pytest class
 
@@ -88,7 +90,7 @@ class TestCase:
             return {lang: Message("check.play_title").render(lang) for lang in langs}
         if self.kind == "search":
             return {lang: self.fixture.label(lang) for lang in langs}
-        key = "check.direct_title" if self.kind == "direct" else "check.orders_title"
+        key = {"direct": "check.direct_title", "orders": "check.orders_title", "again": "grade.test.again"}[self.kind]
         return {lang: Message(key, title=self.fixture.label(lang)).render(lang) for lang in langs}
 
 
@@ -124,8 +126,9 @@ def course_fixtures(course: Course, folder: Path) -> list[Fixture]:
 
 
 def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True) -> list[TestCase]:
-    """The exercise's tests over ``fixtures``, in order: search, then direct calls or orders, per fixture;
-    then the played games. ``direct=False``: the searches only (what counts as a hidden tree)."""
+    """The exercise's tests over ``fixtures``, in order: search, then direct calls or orders, per fixture; the first
+    tree searched again (``again``: as grading does, a search that keeps state between calls does something else the
+    second time); then the played games. ``direct=False``: the searches only (what counts as a hidden tree)."""
     cases = []
     for fixture in fixtures:
         if not checkable(exercise, fixture):
@@ -135,6 +138,9 @@ def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True)
             cases.append(TestCase(exercise, fixture, "direct"))
         if direct and exercise.algorithm.iterative and fixture.expected[exercise.algorithm].get("orders"):
             cases.append(TestCase(exercise, fixture, "orders"))
+    first = next((case for case in cases if case.kind == "search" and case.fixture.tree is not None), None)
+    if direct and first is not None:
+        cases.append(TestCase(exercise, first.fixture, "again"))
     if direct and exercise.play:
         cases.append(TestCase(exercise, None, "play"))
     return cases
@@ -290,9 +296,16 @@ if hasattr(os, "register_at_fork"):  # a forked child starts afresh (a lock held
     os.register_at_fork(after_in_child=_ALARMS.__init__)
 
 
+#: the recorder's and the tree game's classes as they were before this process loaded any student's file
+#: (:func:`abkit.tampering.classes`; a list filled once, by the first :func:`load_student`)
+_PRISTINE: list = []
+
+
 def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student:
     """Load ``folder/<exercise>.py``; a file that is absent, does not load or lacks a function
     gives every test the same result (missing, crashed, timeout)."""
+    if not _PRISTINE:
+        _PRISTINE.append(classes(TracingGame, TreeGame))
     path = folder / exercise.file
     base = TestResult(exercise.name, exercise.name, dict(exercise.title))
     forget_paths()
@@ -338,14 +351,28 @@ def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures:
     if not cases:
         return
     student = load_student(exercise, folder, course.time_limit)
+    firsts: dict[str, TestResult] = {}  # a tree's first search, by the fixture's id
     for k, case in enumerate(cases):
         result = run_case(case, student, course, folder, langs)
+        if case.kind == "search" and case.fixture is not None:
+            firsts[case.fixture.id] = result
+        elif case.kind == "again":
+            told_if_state_kept(result, firsts.get(case.fixture.id))
         stop = stop_message(result, case, student, len(cases) - k - 1)
         if stop is not None:
             result.detail = {**result.detail, "message": stop, "rest": len(cases) - k - 1}
             yield result
             return
         yield result
+
+
+def told_if_state_kept(again: TestResult, first: TestResult | None) -> None:
+    """When the search run ``again`` failed and did something else than its ``first`` run on the same tree (the
+    observables: :func:`abkit.judge.signature`), say first that it keeps state between calls, as grading says."""
+    if first is None or again.passed or again.student is None or first.student is None:
+        return
+    if signature(again.student) != signature(first.student):
+        again.findings = [Finding("error", None, 0, Message("grade.repeat.differs")), *again.findings]
 
 
 def stop_message(result: TestResult, case: TestCase, student: Student, rest: int) -> Message | None:
@@ -445,7 +472,9 @@ class Printed(io.TextIOBase):
 def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
     fixture, algorithm = case.fixture, case.exercise.algorithm
     game = fixture.game()
+    before = fingerprint(game)
     student = traced_search(module, game, fixture.root, algorithm, **fixture.search_params(algorithm, game))
+    _held_to_the_rule(student, game, before)
     expected = expected_counts(fixture, algorithm) if fixture.tree is None else expected_trace(fixture, algorithm)
     _judge(result, student, expected, course, folder, depth=case.fixture.depth)
 
@@ -520,7 +549,7 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         _not_started(result, student.error, folder)
         return
     categories = DIRECT_CATEGORIES if direct else GAME_CATEGORIES if result.tree is None else SEARCH_CATEGORIES
-    passed = judged and all_pass(categories, student, expected)
+    passed = judged and not student.tampered and all_pass(categories, student, expected)
     if not judged or passed:
         findings = []
     elif result.tree is None:
@@ -532,6 +561,8 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         findings = with_root_value(findings, student, lambda state: _player(game, state), depth)
     if direct:
         findings = direct_findings(findings, expected.root)
+    if judged and student.tampered:  # as grading tells it: the test cannot be trusted
+        findings = [Finding("error", None, 0, Message("grade.tampered")), *findings]
     result.student, result.expected, result.findings = student, expected, findings
     error = student.error
     if not judged:
@@ -581,8 +612,19 @@ def _shown(path: str, root: str) -> str:
 
 def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:
     """``module.<function>(game, node, alpha, beta)``, recorded as a search whose root is ``node``; its value is
-    what the call returned."""
-    return traced_call(module, fixture.game(), node, Algorithm.ALPHABETA, function, (alpha, beta))
+    what the call returned; ``tampered`` when it changed the game (:func:`_held_to_the_rule`)."""
+    game = fixture.game()
+    before = fingerprint(game)
+    student = traced_call(module, game, node, Algorithm.ALPHABETA, function, (alpha, beta))
+    _held_to_the_rule(student, game, before)
+    return student
+
+
+def _held_to_the_rule(student: Trace, game, before: tuple) -> None:
+    """Mark ``student`` ``tampered`` when its search changed ``game`` since ``before`` (its fingerprint), or the
+    recorder's or the tree game's class: the one rule grading holds a search to (:mod:`abkit.tampering`)."""
+    student.tampered = student.tampered or changed(game, before) or \
+        bool(_PRISTINE and classes_changed(_PRISTINE[0]))
 
 
 def subtrace(whole: Trace, node: str, alpha: float, beta: float) -> Trace:
@@ -641,4 +683,4 @@ def _trim(lines: list[str]) -> list[str]:
 
 
 #: what runs each kind of test
-KINDS = {"search": _search, "direct": _direct, "orders": _orders, "play": _play}
+KINDS = {"search": _search, "direct": _direct, "orders": _orders, "again": _search, "play": _play}

@@ -5,7 +5,10 @@ The course is the kit's, cut down so every test of the plan can be listed by han
 no random trees and three direct calls (grader/rubric.yaml's rules: "a category's points are shared equally by its
 tests"; minimax's points there are values 6, nodes 1, direct 3, ten in all):
 
-- values (6 points) and nodes (1 point): one search test per fixture, so 3 tests: 2 points / 1/3 point each;
+- values (6 points) and nodes (1 point): one search test per fixture, and aima-fig-5-2's searched again in the same
+  process after the three (grader/testplan.py's ``with_repeat``: a search that keeps state between calls does
+  something else the second time), so 4 tests: 1.5 points / 1/4 point each; the second run of a search that keeps
+  no state passes or fails as its first did;
 - direct (3 points): grader/testplan.py picks ``direct_tests`` = 3 of the inner nodes below the roots, listed in
   fixture order (files sorted: aima-fig-5-2 B C D, min-root B C D, root-ties B C D: 9 candidates) at
   i * 9 // 3 = 0, 3, 6: aima-fig-5-2's B (a MIN node: ``min_value``), min-root's B (MAX: ``max_value``), root-ties'
@@ -62,8 +65,10 @@ STUDENTS = {
 }
 
 
-#: the six tests' names as results.json gives them: the three searches, then the three direct calls
+#: the seven tests' names as results.json gives them: the three searches and aima-fig-5-2's again, then the three
+#: direct calls
 SEARCHES = ("minimax: AIMA Figure 5.2", "minimax: MIN moves at the root", "minimax: Ties at the root")
+AGAIN = "minimax: AIMA Figure 5.2, searched again in the same program after the other public trees"
 DIRECT = ("minimax: min_value(B) called directly on a subtree of AIMA Figure 5.2",
           "minimax: max_value(B) called directly on a subtree of MIN moves at the root",
           "minimax: min_value(B) called directly on a subtree of Ties at the root")
@@ -71,8 +76,10 @@ DIRECT = ("minimax: min_value(B) called directly on a subtree of AIMA Figure 5.2
 
 def points(values: str, nodes: str, direct: str) -> dict:
     """Each test's points by hand from which tests pass ("1" passes, "0" fails; one character per fixture in the
-    order aima-fig-5-2, min-root, root-ties): a search test is worth values 6/3 = 2 plus nodes 1/3, a direct call 1."""
-    scores = {name: 2 * int(v) + int(n) / 3 for name, v, n in zip(SEARCHES, values, nodes)}
+    order aima-fig-5-2, min-root, root-ties): a search test is worth values 6/4 = 1.5 plus nodes 1/4 (aima-fig-5-2's
+    second run as its first), a direct call 1."""
+    scores = {name: 1.5 * int(v) + int(n) / 4 for name, v, n in zip((*SEARCHES, AGAIN), values + values[0],
+                                                                    nodes + nodes[0])}
     scores.update({name: float(d) for name, d in zip(DIRECT, direct)})
     return scores
 
@@ -116,7 +123,7 @@ def assert_graded(graded, student: str, total: float, values: str, nodes: str, d
 
 
 def test_the_plan_is_the_one_worked_by_hand(graded):
-    # every test passes: 6 + 1 + 3 = 10; a search test 2 + 1/3, a direct call 1
+    # every test passes: 6 + 1 + 3 = 10; a search test 1.5 + 1/4, a direct call 1
     assert_graded(graded, "correct", 10, values="111", nodes="111", direct="111")
     assert graded["correct"][0]["mistakes"] == []
 
@@ -125,19 +132,20 @@ def test_a_tie_at_the_root_resolved_to_the_last(graded):
     # root-ties picks C instead of B: values fails there only (aima-fig-5-2 has no tie for the best, min-root's MIN
     # branch is untouched); the value (MAX-VALUE on the root) and every node count are right, and MAX-VALUE /
     # MIN-VALUE are the reference's
-    # values 6 * 2/3 = 4, nodes 1 * 3/3 = 1, direct 3 * 3/3 = 3: 8 of 10
-    assert_graded(graded, "ties-last", 8, values="110", nodes="111", direct="111")
+    # values 6 * 3/4 = 4.5 (aima-fig-5-2 passes twice), nodes 1 * 4/4 = 1, direct 3 * 3/3 = 3: 8.5 of 10
+    assert_graded(graded, "ties-last", 8.5, values="110", nodes="111", direct="111")
 
 
 def test_a_min_root_that_maximizes(graded):
     # min-root picks C (9, the highest) instead of D: values fails there only; the rest is the reference's
-    # values 6 * 2/3 = 4, nodes 1, direct 3: 8 of 10
-    assert_graded(graded, "min-root-maximizes", 8, values="101", nodes="111", direct="111")
+    # values 6 * 3/4 = 4.5, nodes 1, direct 3: 8.5 of 10
+    assert_graded(graded, "min-root-maximizes", 8.5, values="101", nodes="111", direct="111")
 
 
 def test_both_root_mistakes_lose_two_value_tests(graded):
-    # root-ties (C) and min-root (C) fail values, aima-fig-5-2 passes: values 6 * 1/3 = 2, nodes 1, direct 3: 6 of 10
-    assert_graded(graded, "both-root-mistakes", 6, values="100", nodes="111", direct="111")
+    # root-ties (C) and min-root (C) fail values, aima-fig-5-2 passes (twice): values 6 * 2/4 = 3, nodes 1, direct 3:
+    # 7 of 10
+    assert_graded(graded, "both-root-mistakes", 7, values="100", nodes="111", direct="111")
 
 
 def test_max_value_that_minimizes_loses_every_value_and_one_direct_call(graded):
@@ -146,12 +154,12 @@ def test_max_value_that_minimizes_loses_every_value_and_one_direct_call(graded):
     # MAX roots (aima-fig-5-2, root-ties), and at min-root MIN-VALUE over three -inf children: all three values
     # fail. Every state is still generated once: nodes pass. Direct: max_value(min-root's B) returns -inf, not 7:
     # fails; min_value(B) on the two MAX-root trees calls MAX-VALUE on leaves only (their utilities): passes.
-    # values 6 * 0/3 = 0, nodes 1 * 3/3 = 1, direct 3 * 2/3 = 2: 3 of 10
+    # values 6 * 0/4 = 0, nodes 1 * 4/4 = 1, direct 3 * 2/3 = 2: 3 of 10
     assert_graded(graded, "max-value-minimizes", 3, values="000", nodes="111", direct="101")
 
 
 def test_result_asked_twice_at_the_root_loses_every_node_count_only(graded):
-    # 3 extra RESULT calls at each root (3 actions each): 13 + 3, 10 + 3, 10 + 3 states: nodes fails on all three;
+    # 3 extra RESULT calls at each root (3 actions each): 13 + 3, 10 + 3, 10 + 3 states: nodes fails on all four tests;
     # the value and action are right; the direct calls start below the root and are untouched
-    # values 6 * 3/3 = 6, nodes 1 * 0/3 = 0, direct 3 * 3/3 = 3: 9 of 10
+    # values 6 * 4/4 = 6, nodes 1 * 0/4 = 0, direct 3 * 3/3 = 3: 9 of 10
     assert_graded(graded, "root-result-twice", 9, values="111", nodes="000", direct="111")

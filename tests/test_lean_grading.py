@@ -35,7 +35,8 @@ TAMPERINGS = {
     "the tree's root changed (a frozen dataclass's field set all the same)": lambda g: object.__setattr__(g.tree, "root", "B"),
     "a tree field deleted": lambda g: object.__delattr__(g.tree, "heuristics"),
     "the utilities made unreadable": lambda g: object.__setattr__(g.tree, "utilities", _Unreadable(g.tree.utilities)),
-    "an attribute added to the game": lambda g: setattr(g, "cache", {}),
+    "a method shadowed by an attribute": lambda g: setattr(g, "utility", lambda state: 0),
+    "an attribute added under a special name": lambda g: setattr(g, "__getattr__", lambda name: None),
     "the game's class changed": lambda g: setattr(g, "__class__", type("Other", (type(g),), {})),
 }
 
@@ -49,6 +50,16 @@ ANY_TREE = [lambda g: g.tree.children.__setitem__(g.tree.root, ()), lambda g: g.
             lambda g: setattr(g, "cache", {})]
 
 
+def test_a_counter_or_a_cache_added_to_the_game_is_no_tampering():
+    from abkit.tree import TreeGame, from_nested
+    from abkit.grader.tamper import _fingerprint, _snapshot, _tampered
+
+    game = TreeGame(from_nested([[3, 12], [2, 4]]))
+    before, fingerprint = _snapshot(), _fingerprint(game)
+    game.expanded, game.cache = 1, {"B": 3}
+    assert not _tampered(before, game, fingerprint)
+
+
 @pytest.mark.parametrize("change", TAMPERINGS.values(), ids=TAMPERINGS.keys())
 def test_every_change_to_what_the_game_holds_is_tampering(change):
     from abkit.tree import TreeGame, from_nested
@@ -60,16 +71,18 @@ def test_every_change_to_what_the_game_holds_is_tampering(change):
     assert _tampered(before, game, fingerprint)
 
 
-def test_a_board_game_given_an_attribute_or_another_class_is_tampered_with():
+def test_a_board_game_given_an_answer_of_its_own_or_another_class_is_tampered_with():
     from abkit.tictactoe import TicTacToe
     from abkit.grader.tamper import _fingerprint, _snapshot, _tampered
 
     game = TicTacToe()
     before, fingerprint = _snapshot(), _fingerprint(game)
     assert not _tampered(before, game, fingerprint)
-    game.memo = {}
+    game.actions = lambda state: []
     assert _tampered(before, game, fingerprint)
-    del game.memo
+    del game.actions
+    assert not _tampered(before, game, fingerprint)
+    game.memo = {}  # a cache of the student's own: no answer of the game changes (abkit.tampering)
     assert not _tampered(before, game, fingerprint)
     game.__class__ = type("Other", (TicTacToe,), {})
     assert _tampered(before, game, fingerprint)
@@ -82,7 +95,8 @@ def test_a_request_the_fork_server_knows_is_read_unparsed_and_each_test_gets_a_g
     test's changes reach; a request that only has a known one's id is parsed."""
     import abkit.grader.runtest as runtest
     from abkit.grader.rubric import load_rubric
-    from abkit.grader.tamper import _fingerprint, _held
+    from abkit.tampering import held as _held
+    from abkit.grader.tamper import _fingerprint
     from abkit.grader.testplan import TestPlan
 
     monkeypatch.setattr(runtest, "_KNOWN", {})
