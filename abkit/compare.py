@@ -21,8 +21,8 @@ from abkit.tree import Tree
 
 #: at the same time, the order events happen in: a call is entered (window), evaluates (evaluated), returns,
 #: then the next node is generated (missed_cut, extra_cut, order, duplicate); the root's value and action last
-KINDS = ("error", "function", "window", "evaluated", "return", "missed_cut", "extra_cut", "order", "duplicate", "value",
-         "action", "nodes", "leaves", "orders", "game")
+KINDS = ("error", "tampered", "value_error", "function", "window", "evaluated", "return", "missed_cut", "extra_cut",
+         "order", "duplicate", "value", "action", "nodes", "leaves", "orders", "game")
 
 
 @dataclass

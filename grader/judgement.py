@@ -98,7 +98,7 @@ class Judge:
             if test.function:
                 result.findings = direct_findings(result.findings, test.state)
             if tampered:
-                result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
+                result.findings.insert(0, Finding("tampered", None, 0, Message("grade.tampered")))
         return TestGrade(test, result, passed)
 
     def answer(self, test: Test, reply: dict, workspace: Path) -> TestGrade:
