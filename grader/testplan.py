@@ -229,15 +229,19 @@ class TestPlan:
                              _random_title(i, tree, spec)) for i, tree in enumerate(trees)] \
                 if algorithm.plain else self._random_variants(exercise, seed, trees, spec)
             if "games" in self.rubric.points[exercise] and algorithm == Algorithm.ALPHABETA:
-                start = PLAY_START
-                title = {lang: t("grade.test.games", lang, seed=seed, board=board_text(start)) for lang in ("en", "ko")}
-                searches.append(Test(f"{exercise}/random/games", exercise, "random", None, start, title,
-                                     game="tictactoe", kind="play", seed=seed))
+                searches.append(self._games(exercise))
             direct = [self._direct(exercise, "random", str(i + 1), tree, node, k, _random_title(i, tree, spec))
                       for k, (i, tree, node) in enumerate(picked)] if algorithm.plain else []
             plain = [x for x in shared if not x.function]
             suites[exercise] = plain + searches + [x for x in shared if x.function] + direct
         return suites
+
+    def _games(self, exercise: str) -> Test:
+        """The played games: against a random player seeded by the batch, not by the student, so that every student
+        meets the same opponent and a slip loses the same games for everyone."""
+        title = {lang: t("grade.test.games", lang, seed=self.seed, board=board_text(PLAY_START)) for lang in ("en", "ko")}
+        return Test(f"{exercise}/random/games", exercise, "random", None, PLAY_START, title, game="tictactoe",
+                    kind="play", seed=self.seed)
 
     def _random_variants(self, exercise: str, seed: int, trees: list[Tree], spec: dict) -> list[Test]:
         """The student's random tests of a depth-limited, ordering or chance exercise: the same random trees

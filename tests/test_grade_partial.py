@@ -90,15 +90,15 @@ def graded(tmp_path_factory):
             for student, (grade, tests) in grade_cut_down(root).items()}
 
 
-def grade_cut_down(root: Path, limits: Limits | None = None) -> dict[str, tuple[dict, list[dict]]]:
-    """Grade the class in ``root / "class"`` in the cut-down course (made in ``root / "course"``); per student, the
-    minimax exercise's grade and its tests as results.json holds them."""
+def grade_cut_down(root: Path, limits: Limits | None = None, rubric: str = RUBRIC) -> dict[str, tuple[dict, list[dict]]]:
+    """Grade the class in ``root / "class"`` in the cut-down course (made in ``root / "course"``, graded with
+    ``rubric``); per student, the minimax exercise's grade and its tests as results.json holds them."""
     with course_under("aima", root / "course") as course:
         for folder in ("public", "hidden"):
             for path in (course / "fixtures" / folder).glob("*.yaml"):
                 if folder == "hidden" or path.name not in KEPT:
                     path.unlink()
-        (root / "rubric.yaml").write_text(RUBRIC, encoding="utf-8")
+        (root / "rubric.yaml").write_text(rubric, encoding="utf-8")
         result = grade_batch(root / "class", root / "out", load_rubric(root / "rubric.yaml"), jobs=2, limits=limits)
     graded = {}
     for row in result.rows:
@@ -155,3 +155,37 @@ def test_result_asked_twice_at_the_root_loses_every_node_count_only(graded):
     # the value and action are right; the direct calls start below the root and are untouched
     # values 6 * 3/3 = 6, nodes 1 * 0/3 = 0, direct 3 * 3/3 = 3: 9 of 10
     assert_graded(graded, "root-result-twice", 9, values="111", nodes="000", direct="111")
+
+
+# -- random trees score nothing: the same slip costs every student the same ----------------------------------------
+
+#: the cut-down rubric with two random trees per student (the first with a MAX root, the second with a MIN root)
+RANDOM_RUBRIC = RUBRIC.replace("count: 0", "count: 2")
+RANDOM_STUDENTS = [f"r{k}" for k in range(6)]
+
+
+def test_random_trees_are_judged_but_score_nothing_so_a_slip_costs_everyone_the_same(tmp_path):
+    """min-root-maximizes, by hand, with two random trees each: the shared tests are the three searches and
+    ``direct_tests - direct_tests // 2`` = 2 direct calls (of the 9 candidates, at i * 9 // 2 = 0, 4: aima-fig-5-2's
+    B, a MIN node, and min-root's C, a MAX node); the 3 // 2 = 1 other direct call is on a random tree. Only shared
+    tests score (grader/grades.py's category_shares): values 6 / 3 = 2 a search, nodes 1 / 3, direct 3 / 2 = 1.5 a
+    call. The slip fails min-root's value only: values 6 * 2/3 = 4, nodes 1, direct 3: 8 of 10 for every student,
+    whatever their random trees do (the second, with a MIN root, fails its value unless its children tie)."""
+    reference = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8")
+    for student in RANDOM_STUDENTS:
+        (tmp_path / "class" / student).mkdir(parents=True)
+        (tmp_path / "class" / student / "minimax.py").write_text(edited(reference, MIN_ROOT_MAXIMIZES), encoding="utf-8")
+    graded = grade_cut_down(tmp_path, rubric=RANDOM_RUBRIC)
+    shared = {SEARCHES[0]: 2 + 1 / 3, SEARCHES[1]: 0 + 1 / 3, SEARCHES[2]: 2 + 1 / 3,
+              "minimax: min_value(B) called directly on a subtree of AIMA Figure 5.2": 1.5,
+              "minimax: max_value(C) called directly on a subtree of MIN moves at the root": 1.5}
+    failed_random = 0
+    for student in RANDOM_STUDENTS:
+        grade, tests = graded[student]
+        assert (grade["status"], grade["max_score"]) == ("ok", 10) and grade["score"] == pytest.approx(8)
+        scores = {t["name"]: t["score"] for t in tests}
+        assert {name: scores[name] for name in shared} == pytest.approx(shared, abs=1e-4)
+        random = [t for t in tests if t["name"] not in shared]
+        assert len(random) == 3 and all(t["score"] == 0 and t["max_score"] == 0 for t in random)
+        failed_random += sum(t["status"] == "failed" for t in random)
+    assert failed_random  # the random trees still find the slip, and say so
