@@ -2,14 +2,14 @@
 
 The course is the kit's, cut down so every test of the plan can be listed by hand: its public fixtures are only
 ``aima-fig-5-2``, ``min-root`` and ``root-ties`` (no hidden ones), and the rubric grades minimax alone on them, with
-no random trees and three direct calls (grader/rubric.yaml's rules: "a category's points are shared equally by its
-tests"; minimax's points there are values 6, nodes 1, direct 3, ten in all):
+no random trees (grader/rubric.yaml's rules: "a category's points are shared equally by its tests on the shared
+fixtures"; minimax's points there are values 6, nodes 1, direct 3, ten in all):
 
 - values (6 points) and nodes (1 point): one search test per fixture, so 3 tests: 2 points / 1/3 point each;
-- direct (3 points): grader/testplan.py picks ``direct_tests`` = 3 of the inner nodes below the roots, listed in
-  fixture order (files sorted: aima-fig-5-2 B C D, min-root B C D, root-ties B C D: 9 candidates) at
-  i * 9 // 3 = 0, 3, 6: aima-fig-5-2's B (a MIN node: ``min_value``), min-root's B (MAX: ``max_value``), root-ties'
-  B (MIN: ``min_value``): 1 point each.
+- direct (3 points): the calls ``abkit check`` makes on the public trees (abkit/expected.py's direct_tests: for
+  minimax, MAX-VALUE / MIN-VALUE on every inner node below the root, in preorder; grader/testplan.py makes the same
+  calls, and picks its ``direct_tests`` others on hidden trees, of which there are none here): aima-fig-5-2's B C D
+  (MIN nodes: ``min_value``), min-root's B C D (MAX: ``max_value``), root-ties' B C D (MIN): 9 calls, 1/3 point each.
 
 The trees, by hand (minimax):
 - aima-fig-5-2, MAX root: B = min(3, 12, 8) = 3, C = 2, D = 2: value 3, action B (no tie for the best);
@@ -62,18 +62,19 @@ STUDENTS = {
 }
 
 
-#: the six tests' names as results.json gives them: the three searches, then the three direct calls
+#: the twelve tests' names as results.json gives them: the three searches, then the nine direct calls
 SEARCHES = ("minimax: AIMA Figure 5.2", "minimax: MIN moves at the root", "minimax: Ties at the root")
-DIRECT = ("minimax: min_value(B) called directly on a subtree of AIMA Figure 5.2",
-          "minimax: max_value(B) called directly on a subtree of MIN moves at the root",
-          "minimax: min_value(B) called directly on a subtree of Ties at the root")
+DIRECT = tuple(f"minimax: {function}({node}) called directly on a subtree of {tree}"
+               for function, tree in (("min_value", "AIMA Figure 5.2"), ("max_value", "MIN moves at the root"),
+                                      ("min_value", "Ties at the root")) for node in "BCD")
 
 
 def points(values: str, nodes: str, direct: str) -> dict:
-    """Each test's points by hand from which tests pass ("1" passes, "0" fails; one character per fixture in the
-    order aima-fig-5-2, min-root, root-ties): a search test is worth values 6/3 = 2 plus nodes 1/3, a direct call 1."""
+    """Each test's points by hand from which tests pass ("1" passes, "0" fails; values and nodes: one character per
+    fixture in the order aima-fig-5-2, min-root, root-ties; direct: one per call, B C D of each in that order): a
+    search test is worth values 6/3 = 2 plus nodes 1/3, a direct call 3/9 = 1/3."""
     scores = {name: 2 * int(v) + int(n) / 3 for name, v, n in zip(SEARCHES, values, nodes)}
-    scores.update({name: float(d) for name, d in zip(DIRECT, direct)})
+    scores.update({name: int(d) / 3 for name, d in zip(DIRECT, direct)})
     return scores
 
 
@@ -116,8 +117,8 @@ def assert_graded(graded, student: str, total: float, values: str, nodes: str, d
 
 
 def test_the_plan_is_the_one_worked_by_hand(graded):
-    # every test passes: 6 + 1 + 3 = 10; a search test 2 + 1/3, a direct call 1
-    assert_graded(graded, "correct", 10, values="111", nodes="111", direct="111")
+    # every test passes: 6 + 1 + 3 = 10; a search test 2 + 1/3, a direct call 1/3
+    assert_graded(graded, "correct", 10, values="111", nodes="111", direct="111111111")
     assert graded["correct"][0]["mistakes"] == []
 
 
@@ -125,19 +126,19 @@ def test_a_tie_at_the_root_resolved_to_the_last(graded):
     # root-ties picks C instead of B: values fails there only (aima-fig-5-2 has no tie for the best, min-root's MIN
     # branch is untouched); the value (MAX-VALUE on the root) and every node count are right, and MAX-VALUE /
     # MIN-VALUE are the reference's
-    # values 6 * 2/3 = 4, nodes 1 * 3/3 = 1, direct 3 * 3/3 = 3: 8 of 10
-    assert_graded(graded, "ties-last", 8, values="110", nodes="111", direct="111")
+    # values 6 * 2/3 = 4, nodes 1 * 3/3 = 1, direct 3 * 9/9 = 3: 8 of 10
+    assert_graded(graded, "ties-last", 8, values="110", nodes="111", direct="111111111")
 
 
 def test_a_min_root_that_maximizes(graded):
     # min-root picks C (9, the highest) instead of D: values fails there only; the rest is the reference's
     # values 6 * 2/3 = 4, nodes 1, direct 3: 8 of 10
-    assert_graded(graded, "min-root-maximizes", 8, values="101", nodes="111", direct="111")
+    assert_graded(graded, "min-root-maximizes", 8, values="101", nodes="111", direct="111111111")
 
 
 def test_both_root_mistakes_lose_two_value_tests(graded):
     # root-ties (C) and min-root (C) fail values, aima-fig-5-2 passes: values 6 * 1/3 = 2, nodes 1, direct 3: 6 of 10
-    assert_graded(graded, "both-root-mistakes", 6, values="100", nodes="111", direct="111")
+    assert_graded(graded, "both-root-mistakes", 6, values="100", nodes="111", direct="111111111")
 
 
 def test_max_value_that_minimizes_loses_every_value_and_one_direct_call(graded):
@@ -145,16 +146,17 @@ def test_max_value_that_minimizes_loses_every_value_and_one_direct_call(graded):
     # value is MAX-VALUE / MIN-VALUE called on the root after the search (abkit/trace.py's root_value): -inf at the
     # MAX roots (aima-fig-5-2, root-ties), and at min-root MIN-VALUE over three -inf children: all three values
     # fail. Every state is still generated once: nodes pass. Direct: max_value(min-root's B) returns -inf, not 7:
-    # fails; min_value(B) on the two MAX-root trees calls MAX-VALUE on leaves only (their utilities): passes.
-    # values 6 * 0/3 = 0, nodes 1 * 3/3 = 1, direct 3 * 2/3 = 2: 3 of 10
-    assert_graded(graded, "max-value-minimizes", 3, values="000", nodes="111", direct="101")
+    # fails, and so do max_value(C) and max_value(D) there; min_value on B, C and D of the two MAX-root trees calls
+    # MAX-VALUE on leaves only (their utilities): passes.
+    # values 6 * 0/3 = 0, nodes 1 * 3/3 = 1, direct 3 * 6/9 = 2: 3 of 10
+    assert_graded(graded, "max-value-minimizes", 3, values="000", nodes="111", direct="111000111")
 
 
 def test_result_asked_twice_at_the_root_loses_every_node_count_only(graded):
     # 3 extra RESULT calls at each root (3 actions each): 13 + 3, 10 + 3, 10 + 3 states: nodes fails on all three;
     # the value and action are right; the direct calls start below the root and are untouched
-    # values 6 * 3/3 = 6, nodes 1 * 0/3 = 0, direct 3 * 3/3 = 3: 9 of 10
-    assert_graded(graded, "root-result-twice", 9, values="111", nodes="000", direct="111")
+    # values 6 * 3/3 = 6, nodes 1 * 0/3 = 0, direct 3 * 9/9 = 3: 9 of 10
+    assert_graded(graded, "root-result-twice", 9, values="111", nodes="000", direct="111111111")
 
 
 # -- random trees score nothing: the same slip costs every student the same ----------------------------------------
@@ -165,20 +167,18 @@ RANDOM_STUDENTS = [f"r{k}" for k in range(6)]
 
 
 def test_random_trees_are_judged_but_score_nothing_so_a_slip_costs_everyone_the_same(tmp_path):
-    """min-root-maximizes, by hand, with two random trees each: the shared tests are the three searches and
-    ``direct_tests - direct_tests // 2`` = 2 direct calls (of the 9 candidates, at i * 9 // 2 = 0, 4: aima-fig-5-2's
-    B, a MIN node, and min-root's C, a MAX node); the 3 // 2 = 1 other direct call is on a random tree. Only shared
-    tests score (grader/grades.py's category_shares): values 6 / 3 = 2 a search, nodes 1 / 3, direct 3 / 2 = 1.5 a
-    call. The slip fails min-root's value only: values 6 * 2/3 = 4, nodes 1, direct 3: 8 of 10 for every student,
-    whatever their random trees do (the second, with a MIN root, fails its value unless its children tie)."""
+    """min-root-maximizes, by hand, with two random trees each: the shared tests are the three searches and the nine
+    direct calls on the public trees (no hidden tree to pick others on); the 3 // 2 = 1 other direct call is on a
+    random tree. Only shared tests score (grader/grades.py's category_shares): values 6 / 3 = 2 a search, nodes 1 / 3,
+    direct 3 / 9 = 1/3 a call. The slip fails min-root's value only: values 6 * 2/3 = 4, nodes 1, direct 3: 8 of 10
+    for every student, whatever their random trees do (the second, with a MIN root, fails its value unless its
+    children tie)."""
     reference = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8")
     for student in RANDOM_STUDENTS:
         (tmp_path / "class" / student).mkdir(parents=True)
         (tmp_path / "class" / student / "minimax.py").write_text(edited(reference, MIN_ROOT_MAXIMIZES), encoding="utf-8")
     graded = grade_cut_down(tmp_path, rubric=RANDOM_RUBRIC)
-    shared = {SEARCHES[0]: 2 + 1 / 3, SEARCHES[1]: 0 + 1 / 3, SEARCHES[2]: 2 + 1 / 3,
-              "minimax: min_value(B) called directly on a subtree of AIMA Figure 5.2": 1.5,
-              "minimax: max_value(C) called directly on a subtree of MIN moves at the root": 1.5}
+    shared = points(values="101", nodes="111", direct="111111111")
     failed_random = 0
     for student in RANDOM_STUDENTS:
         grade, tests = graded[student]

@@ -17,7 +17,7 @@ from abkit.tictactoe import TicTacToe
 from abkit.grader.grades import category_shares
 from abkit.grader.mistakes import CATALOGUE, mutant
 from abkit.grader.rubric import load_rubric
-from abkit.grader.runtest import MOVE_BUDGET
+from abkit.play import MOVE_BUDGET
 from abkit.grader import testplan
 
 STUDENTS = [f"student-{k:02d}" for k in range(20)]
