@@ -21,8 +21,8 @@ from abkit.tree import Tree
 
 #: at the same time, the order events happen in: a call is entered (window), evaluates (evaluated), returns,
 #: then the next node is generated (missed_cut, extra_cut, order, duplicate); the root's value and action last
-KINDS = ("error", "function", "window", "evaluated", "return", "missed_cut", "extra_cut", "order", "duplicate", "value",
-         "action", "nodes", "leaves", "orders", "game")
+KINDS = ("error", "tampered", "value_error", "function", "window", "evaluated", "return", "missed_cut", "extra_cut",
+         "order", "duplicate", "value", "action", "nodes", "leaves", "orders", "game")
 
 
 @dataclass
@@ -303,7 +303,8 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
         if not any(f.kind == "window" for f in found) and e.alpha is not None \
                 and not (same_number(s.alpha, e.alpha) and same_number(s.beta, e.beta)):
             caller = student.calls[s.parent] if s.parent is not None and 0 <= s.parent < k else None
-            hint = _window_hint(s, e, caller, parents.get(s.node) == tree.root)
+            hint = _follows(student, k, caller, wrong_returns) or _window_hint(s, e, caller,
+                                                                               parents.get(s.node) == tree.root)
             found.append(Finding("window", s.node, s.visited_at,
                                  Message("compare.window", node=s.node, sa=fmt(s.alpha), sb=fmt(s.beta),
                                          ea=fmt(e.alpha), eb=fmt(e.beta), hint=hint)))
@@ -316,6 +317,33 @@ def _calls(student: Trace, expected: Trace, tree: Tree, limit: int | None) -> li
             "compare.return_leaf" if s.node in tree and tree.is_leaf(s.node) else "compare.return"
         found.append(Finding("return", s.node, time, Message(key_, node=s.node, got=shown(s.value), want=fmt(e.value))))
     return found
+
+
+def _follows(student: Trace, k: int, caller, wrong_returns: list) -> Message | None:
+    """The words for a window that differs only because a value below it differed: the student's call ``k`` was
+    entered with the window the pseudocode's updates give from its caller's window and the values the caller's
+    earlier children returned in the student's own search (MAX: α = max(α, v), MIN: β = min(β, v)), and a call
+    returned another value than the pseudocode's before it was entered. The earliest such value is named; ``None``
+    when the window does not follow so (the caller's updates are then what differs)."""
+    call = student.calls[k]
+    earlier = [r for r in wrong_returns if r[0] <= call.visited_at]
+    if caller is None or caller.player not in (MAX, MIN) or not earlier:
+        return None
+    values = [c.value for c in student.calls[:k] if c.parent == call.parent]
+    window = [caller.alpha, caller.beta]
+    if not all(_number(x) for x in (*window, *values)):
+        return None
+    at, pick = (0, max) if caller.player == MAX else (1, min)
+    for value in values:
+        window[at] = pick(window[at], value)
+    if not (same_number(window[0], call.alpha) and same_number(window[1], call.beta)):
+        return None
+    _, _, first, expected = min(earlier, key=lambda r: r[:2])
+    return Message("compare.hint.follows", node=first.node, got=shown(first.value), want=fmt(expected.value))
+
+
+def _number(x: object) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _window_hint(s, e, parent, child_of_root: bool) -> Message:

@@ -67,3 +67,29 @@ def expected_counts(fixture: Fixture, algorithm: str) -> CountedTrace:
     block = fixture.expected.get(algorithm, {})
     return CountedTrace(algorithm, fixture.root, value=block.get("value"), action=block.get("action"),
                         nodes=block.get("nodes"), leaves=block.get("leaves"))
+
+
+def direct_calls(fixture: Fixture) -> list[tuple[str, float, float]]:
+    """``(node, alpha, beta)`` for each inner non-root node the expected alpha-beta search enters
+    with a narrower window than (-inf, +inf), in the order it enters them: the direct calls of a fixture's public
+    tests, the same in ``abkit check`` and in grading."""
+    block = fixture.expected.get(Algorithm.ALPHABETA, {})
+    windows = block.get("windows", {})
+    calls = []
+    for node in block.get("visited", []):
+        alpha, beta, _ = windows.get(node, (None, None, None))
+        if node == fixture.tree.root or fixture.tree.is_leaf(node) or alpha is None or not alpha < beta:
+            continue
+        if (alpha, beta) != (-math.inf, math.inf) and all(c[0] != node for c in calls):
+            calls.append((node, alpha, beta))
+    return calls
+
+
+def direct_tests(fixture: Fixture, algorithm: str) -> list[tuple[str, tuple]]:
+    """``(node, window)`` for each MAX-VALUE / MIN-VALUE call a fixture's public tests make directly, in order, the
+    same in ``abkit check`` and in grading: alpha-beta's :func:`direct_calls` (their windows), minimax's every inner
+    node below the root in preorder (no window)."""
+    if Algorithm(algorithm).prunes:
+        return [(node, (alpha, beta)) for node, alpha, beta in direct_calls(fixture)]
+    tree = fixture.tree
+    return [(node, ()) for node in tree.preorder() if node != tree.root and not tree.is_leaf(node)]

@@ -33,7 +33,8 @@ class Exercise:
     name: its file stem (``exercises/<name>.py``); algorithm: the search its tests run;
     functions: what the file must define; title and hints: per language (hints staged);
     fixtures: glob patterns under ``fixtures/public/``; direct: also test
-    ``max_value``/``min_value`` called directly with narrow windows; play: also play whole
+    ``max_value``/``min_value`` called directly (:func:`abkit.expected.direct_tests`: the calls grading makes on
+    the public trees); play: also play whole
     tic-tac-toe games with the exercise's search (against a seeded random player and itself).
     """
 

@@ -84,7 +84,7 @@ def with_root_value(findings: list[Finding], student: Trace, game_to_move, depth
         return [replace(f, message=Message("compare.value_call", call=call, **f.message.params))
                 if f.kind == "value" and f.message.key == "compare.value" else f for f in findings]
     said = Message("judge.root_value_error", call=call, error=error_name(student.value_error))
-    first = Finding("error", None, 0, said)
+    first = Finding("value_error", None, 0, said)
     return [first, *(f for f in findings if f.kind != "value")]
 
 

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 
 #: the games: the student as X and as O against the random player, then against itself
 SIDES = ("X", "O", "self")
+#: the played games of ``abkit check`` and of grading, one test: the random player's seed, the position they start
+#: from (X has taken a corner: the games stay small, and self-play from there still catches a root that keeps the
+#: first or the worst move), and the most states one move may generate (after a corner opening O's reply takes
+#: alpha-beta 2,338 states under the AIMA rule and 15,993 under CS188's)
+PLAY_SEED, PLAY_OPENING, MOVE_BUDGET = 0, "X........", 20_000
 
 
 @dataclass

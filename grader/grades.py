@@ -1,7 +1,8 @@
 """Grading, stage 4: the judgements per test become an exercise's grade, and the exercises a student's.
 
-A category's points (the rubric's) are shared equally by its tests; an exercise's score is the sum over its
-categories of the points times the share of its tests that passed. The named mistakes (:mod:`abkit.grader.mistakes`)
+A category's points (the rubric's) are shared equally by its tests every student shares (a student's random trees
+are judged and shown but score nothing: :func:`category_shares`); an exercise's score is the sum over its categories
+of the points times the share of those tests that passed. The named mistakes (:mod:`abkit.grader.mistakes`)
 are added by the grader once a graded exercise falls short. The reports (stage 5, :mod:`abkit.grader.reports`) read
 these records only.
 """
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 
 from abkit.grader.judgement import TestGrade
 from abkit.grader.running import ExerciseRun
+from abkit.grader.testplan import Test
 
 
 @dataclass
@@ -68,20 +70,35 @@ class StudentGrade:
 
 def exercise_grade(run: ExerciseRun, tests: list[TestGrade], points: dict[str, float],
                    max_score: float) -> ExerciseGrade:
-    """The grade of one exercise from its run and its tests' judgements, under the rubric's ``points`` per category;
-    each test's own score and maximum are set too."""
-    counts = {c: [0, 0] for c in points}
+    """The grade of one exercise from its run and its tests' judgements, under the rubric's ``points`` per category
+    (:func:`category_shares`); each test's own score and maximum are set too."""
+    shares = category_shares([tg.test for tg in tests], points)
+    counts = {c: [0, 0] for c in points}  # category -> [tests passed, tests]
+    scored = {c: [0, 0] for c in points}  # the same, of the tests that score
     for tg in tests:
-        for c in tg.test.categories:
-            if c in counts:
-                counts[c][1] += 1
-                counts[c][0] += tg.passed.get(c, False)
-    for tg in tests:
-        shares = {c: points[c] / counts[c][1] for c in tg.test.categories if c in counts}
-        tg.max_score = sum(shares.values())
-        tg.score = sum(share for c, share in shares.items() if tg.passed.get(c))
-    score = sum(points[c] * passed / total for c, (passed, total) in counts.items() if total)
+        tg.max_score = sum(shares[tg.test.id].values())
+        tg.score = sum(share for c, share in shares[tg.test.id].items() if tg.passed.get(c))
+        for c, share in shares[tg.test.id].items():
+            for tally in (counts[c], scored[c]) if share else (counts[c],):
+                tally[0] += tg.passed.get(c, False)
+                tally[1] += 1
+    score = sum(points[c] * passed / total for c, (passed, total) in scored.items() if total)
     return ExerciseGrade(run.exercise, max_score, run, score, tests, counts)
+
+
+def category_shares(tests: list[Test], points: dict[str, float]) -> dict[str, dict[str, float]]:
+    """Per test (by id), what passing each of its categories earns: a category's points shared equally by its tests.
+
+    Only the tests every student shares (public and hidden fixtures) score where a category has any: a student's
+    random trees are judged and shown, worth nothing, so whether one happens to expose a slip never moves a score
+    (the same slip costs every student the same). A category only random tests have (the played games) is shared
+    by them.
+    """
+    scored = {c: [x for x in tests if c in x.categories and x.source != "random"] for c in points}
+    scored = {c: kept or [x for x in tests if c in x.categories] for c, kept in scored.items()}
+    ids = {c: {x.id for x in kept} for c, kept in scored.items()}
+    return {x.id: {c: (points[c] / len(scored[c]) if x.id in ids[c] else 0.0) for c in x.categories if c in points}
+            for x in tests}
 
 
 def student_status(exercises: dict[str, ExerciseGrade]) -> str:

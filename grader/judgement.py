@@ -100,7 +100,7 @@ class Judge:
             if test.function:
                 result.findings = direct_findings(result.findings, test.state)
             if tampered:
-                result.findings.insert(0, Finding("error", None, 0, Message("grade.tampered")))
+                result.findings.insert(0, Finding("tampered", None, 0, Message("grade.tampered")))
             elif state_kept:
                 result.findings.insert(0, Finding("error", None, 0, Message("grade.repeat.differs")))
         return TestGrade(test, result, passed, state_kept=state_kept and not result.passed)

@@ -13,6 +13,7 @@ from types import ModuleType
 
 from abkit.algorithms import Algorithm
 from abkit.game import Budgeted
+from abkit.play import MOVE_BUDGET  # one move of a played game, searched without tracing: check's budget too
 from abkit.tictactoe import SymmetryMerged, TicTacToe, nilsson_eval
 from abkit.trace import Trace, _plain, counted_search, traced_call, traced_search
 from abkit.tree import Tree, TreeGame
@@ -28,9 +29,6 @@ BOARD_GAMES = {"tictactoe": TicTacToe, "tictactoe-symmetric": SymmetryMerged}
 #: within a test's time limit, even traced under coverage (tic-tac-toe after a corner opening: alpha-beta 2,338
 #: under the AIMA rule; from the empty board 18,297, so that position is not graded; minimax 549,946)
 GAME_BUDGET = 10_000
-#: the same for one move of a played game, searched without tracing (after a corner opening, O's reply takes
-#: alpha-beta 2,338 states under the AIMA rule and 15,993 under CS188's)
-MOVE_BUDGET = 20_000
 
 
 def game_from_request(request: dict):

@@ -36,11 +36,13 @@ from functools import cached_property
 from abkit.algorithms import Algorithm
 from abkit.coursefolder import current_course
 from abkit.courserule import for_course_rule, keep
+from abkit.expected import direct_tests
 from abkit.fixture import Fixture, fixture_paths, load_fixture, unique_ids
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
+from abkit.info import load_info
 from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES
-from abkit.play import board_text
+from abkit.play import PLAY_OPENING, PLAY_SEED, board_text
 from abkit.randomtree import random_tree
 from abkit.reference import reference
 from abkit.trace import CountedTrace, Trace
@@ -52,9 +54,6 @@ from abkit.grader.runtest import answer, game_from_request, run_test
 from abkit.grader.rubric import Rubric
 
 SOURCE_FOLDERS = {"public": "public_fixtures", "hidden": "hidden_fixtures"}  # attributes of the course folder
-#: where the graded games start: after X's corner opening, so that no move needs more than the child's budget
-#: (from the empty board alpha-beta needs 18,297 states for X's first move, 146,120 under the CS188 rule)
-PLAY_START = "X........"
 #: in-process traced searches patch module attributes for the run: one at a time
 _SEARCH_LOCK = threading.Lock()
 #: (course, rule, request) -> the reference's outcome on a shared test, kept across plans (tic-tac-toe from the empty
@@ -197,15 +196,23 @@ class TestPlan:
             searches += [orders_test(exercise, source, fx.id, fx.tree, fx.depth, fx.title) for source, fx in mine]
         if not algorithm.plain:
             return searches
+        as_checked = _checks_direct_calls(exercise) and self.rubric.direct_tests > 0  # the public trees: check's
+        # calls (abkit.expected.direct_tests), unless the rubric makes none
+        public = [self._direct(exercise, source, fx.id, fx.tree, node, k, fx.title, window=window)
+                  for source, fx in mine if as_checked and source == "public" and fx.tree is not None
+                  for k, (node, window) in enumerate(direct_tests(fx, algorithm))]
         candidates = [(source, fx.id, fx.tree, node) for source, fx in mine if fx.tree is not None
                       for node in inner_nodes(fx.tree)]
+        if as_checked or any(source != "public" for source, *_ in candidates):
+            # the public trees' direct calls are check's, or none (check makes none): picked on the other trees
+            candidates = [c for c in candidates if c[0] != "public"]
         wanted = self.rubric.direct_tests - self.rubric.direct_tests // 2 if self._random_count() else \
             self.rubric.direct_tests
         picked = [candidates[i * len(candidates) // wanted] for i in range(wanted)] if candidates and wanted else []
         titles = {fx.id: fx.title for _, fx in mine}
         direct = [self._direct(exercise, source, name, tree, node, k, titles[name])
                   for k, (source, name, tree, node) in enumerate(picked)]
-        return searches + direct
+        return searches + public + direct
 
     def _usable(self, test: Test) -> bool:
         """Whether the reference completes ``test`` within the child's budget (:data:`~abkit.grader.runtest.GAME_BUDGET`
@@ -233,15 +240,22 @@ class TestPlan:
                              _random_title(i, tree, spec)) for i, tree in enumerate(trees)] \
                 if algorithm.plain else self._random_variants(exercise, seed, trees, spec)
             if "games" in self.rubric.points[exercise] and algorithm == Algorithm.ALPHABETA:
-                start = PLAY_START
-                title = {lang: t("grade.test.games", lang, seed=seed, board=board_text(start)) for lang in ("en", "ko")}
-                searches.append(Test(f"{exercise}/random/games", exercise, "random", None, start, title,
-                                     game="tictactoe", kind="play", seed=seed))
+                searches.append(self._games(exercise))
             direct = [self._direct(exercise, "random", str(i + 1), tree, node, k, _random_title(i, tree, spec))
                       for k, (i, tree, node) in enumerate(picked)] if algorithm.plain else []
             plain = [x for x in shared if not x.function]
             suites[exercise] = plain + searches + [x for x in shared if x.function] + direct
         return suites
+
+    def _games(self, exercise: str) -> Test:
+        """The played games: ``abkit check``'s (:data:`abkit.play.PLAY_SEED`, from :data:`abkit.play.PLAY_OPENING`,
+        after which no move needs more than the child's budget: from the empty board alpha-beta needs 18,297 states
+        for X's first move, 146,120 under the CS188 rule), the same for every student, so that a slip loses the
+        same games for everyone."""
+        title = {lang: t("grade.test.games", lang, seed=PLAY_SEED, board=board_text(PLAY_OPENING))
+                 for lang in ("en", "ko")}
+        return Test(f"{exercise}/random/games", exercise, "random", None, PLAY_OPENING, title, game="tictactoe",
+                    kind="play", seed=PLAY_SEED)
 
     def _random_variants(self, exercise: str, seed: int, trees: list[Tree], spec: dict) -> list[Test]:
         """The student's random tests of a depth-limited, ordering or chance exercise: the same random trees
@@ -262,15 +276,17 @@ class TestPlan:
                 tests.append(orders_test(exercise, "random", str(i + 1), shaped, depth, title))
         return tests
 
-    def _direct(self, exercise: str, source: str, name: str, tree: Tree, node: str, k: int, labels: dict) -> Test:
+    def _direct(self, exercise: str, source: str, name: str, tree: Tree, node: str, k: int, labels: dict,
+                window: tuple = ()) -> Test:
+        """MAX-VALUE / MIN-VALUE called directly on ``node``: with ``window`` when given, else (alpha-beta) with the
+        ``k``-th of three narrow windows around the node's value (one holding it, one above, one below)."""
         game = TreeGame(tree)
         player = game.to_move(node)
         function = "max_value" if player == MAX else "min_value"
-        window: tuple = ()
-        if Algorithm.of_exercise(exercise).prunes:
+        if Algorithm.of_exercise(exercise).prunes and not window:
             v = backed_up_values(tree)[node]
             window = ((v - 2, v + 2), (v + 1, v + 5), (v - 5, v - 1))[k % 3]
-            window = tuple(int(x) if float(x).is_integer() else x for x in window)
+        window = tuple(int(x) if float(x).is_integer() else x for x in window)
         shown = "".join(f", {fmt(x)}" for x in window)
         title = {lang: t("grade.test.direct", lang, function=function, node=node, window=shown,
                          tree=labels.get(lang) or labels.get("en") or name) for lang in ("en", "ko")}
@@ -293,6 +309,14 @@ def _fixture_files(folder: Path) -> list[Path]:
     return fixture_paths([folder]) if folder.is_dir() else []
 
 
+def _checks_direct_calls(exercise: str) -> bool:
+    """Whether ``abkit check`` calls MAX-VALUE / MIN-VALUE directly on the public trees of ``exercise`` (its
+    ``direct`` in the course's ``info.yaml``): grading then makes the same calls there, with the same windows."""
+    path = current_course().exercises / "info.yaml"
+    described = load_info(path).get(exercise) if path.is_file() else None
+    return described.direct if described is not None else False
+
+
 def fits(algorithm: str, fixture: Fixture) -> bool:
     """Whether the exercise searching with ``algorithm`` is tested on ``fixture``.
 
@@ -306,7 +330,7 @@ def fits(algorithm: str, fixture: Fixture) -> bool:
         return spec in fixture.expected and spec in (Algorithm.MINIMAX, Algorithm.ALPHABETA, Algorithm.CUTOFF)
     chance = CHANCE in tree.levels
     if spec.plain:
-        return gradable(fixture)
+        return gradable(fixture, spec)
     if spec.chance or chance:
         return spec.chance and chance
     if fixture.depth is None:
@@ -370,10 +394,13 @@ def orders_test(exercise: str, source: str, name: str, tree: Tree, depth: int, l
                 depth=depth, kind="orders", nodes=nodes)
 
 
-def gradable(fixture: Fixture) -> bool:
+def gradable(fixture: Fixture, algorithm: str | None = None) -> bool:
     """A fixture the minimax and alpha-beta exercises are tested on: a drawn tree of MAX and MIN nodes, searched
-    to the leaves (not a board position, a depth-limited search or a game of chance)."""
-    if fixture.tree is None or getattr(fixture, "depth", None) is not None:
+    to the leaves (not a board position or a game of chance); a tree drawn for a depth-limited search only where it
+    also expects ``algorithm``'s search to the leaves (as ``abkit check`` tests it)."""
+    if fixture.tree is None:
+        return False
+    if getattr(fixture, "depth", None) is not None and (algorithm is None or algorithm not in fixture.expected):
         return False
     game = TreeGame(fixture.tree)
     return all(game.to_move(node) in (MAX, MIN) for node in fixture.tree.preorder())

@@ -8,12 +8,15 @@ the renderer grading's ``feedback.md`` uses, so every place says the same thing.
 Expected traces come from the fixtures alone (:func:`abkit.expected.expected_trace`):
 the student edition ships no solutions. Per public fixture there is a *search*
 test (the exercise's entry function on the whole tree, or on a tic-tac-toe
-position: judged by value, action and node counts), for alpha-beta a *direct*
-test (``max_value``/``min_value`` called on inner nodes with the narrow windows
-the expected search gives them, whose fail-soft values are graded too), and for
+position: judged by value, action and node counts), a *direct* test where
+``info.yaml`` says ``direct`` (``max_value``/``min_value`` called on inner nodes,
+:func:`abkit.expected.direct_tests`: alpha-beta's with the narrow windows the
+expected search gives them, whose fail-soft values are graded too), and for
 the ordering lab an *orders* test (``ordered_actions`` on the nodes the fixture
 lists). An exercise with ``play`` also plays whole tic-tac-toe games
-(:mod:`abkit.play`). A search that does not end is stopped after the course's
+(:mod:`abkit.play`). These are the public part of grading, test for test:
+grading makes the same calls and plays the same games, and judges them with
+the same :mod:`abkit.judge`. A search that does not end is stopped after the course's
 time limit.
 """
 
@@ -22,7 +25,6 @@ from __future__ import annotations
 import _thread
 import functools
 import io
-import math
 import os
 import re
 import sys
@@ -38,7 +40,7 @@ from abkit.cache import cached
 from abkit.courserule import Recompute, for_course_rule, keep
 from abkit.compare import Finding, compare, compare_counts, compare_order
 from abkit.coursefolder import current_course
-from abkit.expected import expected_counts, expected_trace
+from abkit.expected import direct_tests, expected_counts, expected_trace
 from abkit.feedback import TestResult, student_traceback
 from abkit.fixture import Fixture, fixture_paths, load_fixture, load_fixtures
 from abkit.game import MAX, Budgeted, SearchTooLong
@@ -59,11 +61,6 @@ from abkit.studentloop import limits
 if TYPE_CHECKING:
     from typing import Iterator
 
-#: the most states one move of a played game may generate (alpha-beta: 18,297 from the empty board)
-PLAY_BUDGET = 50_000
-PLAY_SEED = 0  # the public games; grading plays with each student's own seed, from the empty board
-PLAY_OPENING = "X........"  # X has taken a corner: the public games stay small (check must start fast), and
-# self-play from there still catches a root that keeps the first or the worst move
 TRACEBACK_LINES, TRACEBACK_FRAMES = 24, 6  # a longer traceback (a runaway recursion) keeps 6 frames
 
 
@@ -134,7 +131,7 @@ def test_cases(exercise: Exercise, fixtures: list[Fixture], direct: bool = True)
         if not checkable(exercise, fixture):
             continue
         cases.append(TestCase(exercise, fixture))
-        if direct and exercise.direct and direct_calls(fixture):
+        if direct and exercise.direct and fixture.tree is not None and direct_tests(fixture, exercise.algorithm):
             cases.append(TestCase(exercise, fixture, "direct"))
         if direct and exercise.algorithm.iterative and fixture.expected[exercise.algorithm].get("orders"):
             cases.append(TestCase(exercise, fixture, "orders"))
@@ -155,21 +152,6 @@ def checkable(exercise: Exercise, fixture: Fixture) -> bool:
     if fixture.tree is None or not exercise.algorithm.prunes:
         return True
     return {"visited", "evaluated"} <= set(block) and (exercise.algorithm.iterative or "windows" in block)
-
-
-def direct_calls(fixture: Fixture) -> list[tuple[str, float, float]]:
-    """``(node, alpha, beta)`` for each inner non-root node the expected alpha-beta search enters
-    with a narrower window than (-inf, +inf), in the order it enters them."""
-    block = fixture.expected.get(Algorithm.ALPHABETA, {})
-    windows = block.get("windows", {})
-    calls = []
-    for node in block.get("visited", []):
-        alpha, beta, _ = windows.get(node, (None, None, None))
-        if node == fixture.tree.root or fixture.tree.is_leaf(node) or alpha is None or not alpha < beta:
-            continue
-        if (alpha, beta) != (-math.inf, math.inf) and all(c[0] != node for c in calls):
-            calls.append((node, alpha, beta))
-    return calls
 
 
 def hidden_count(course: Course, exercise: Exercise, folder: Path | None = None) -> int:
@@ -502,14 +484,14 @@ def _play(case: TestCase, module: ModuleType, course: Course, folder: Path, resu
     """Whole games of tic-tac-toe with the exercise's search (:mod:`abkit.play`)."""
     from abkit.tictactoe import TicTacToe
 
-    from abkit.play import play_games, problems
+    from abkit.play import MOVE_BUDGET, PLAY_OPENING, PLAY_SEED, play_games, problems
 
     entry = getattr(module, case.exercise.algorithm.entry)
     try:
-        games = play_games(lambda state: entry(Budgeted(TicTacToe(), PLAY_BUDGET), state), PLAY_SEED,
+        games = play_games(lambda state: entry(Budgeted(TicTacToe(), MOVE_BUDGET), state), PLAY_SEED,
                            start=PLAY_OPENING)
     except SearchTooLong:
-        result.status, result.findings = "failed", [Finding("game", None, 0, Message("play.too_long", limit=PLAY_BUDGET))]
+        result.status, result.findings = "failed", [Finding("game", None, 0, Message("play.too_long", limit=MOVE_BUDGET))]
         return
     except Exception as error:  # noqa: BLE001 - the student's code; shown with its traceback
         _failed_with(result, error, folder)
@@ -525,14 +507,15 @@ def _failed_with(result: TestResult, error: BaseException, folder: Path) -> None
 
 
 def _direct(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:
-    """The direct calls one by one; the result is the first that differs (or passed)."""
-    fixture = case.fixture
-    whole = expected_trace(fixture, Algorithm.ALPHABETA)
-    for node, alpha, beta in direct_calls(fixture):
+    """The direct calls one by one (:func:`abkit.expected.direct_tests`, as grading makes them); the result is the
+    first that differs (or passed)."""
+    fixture, algorithm = case.fixture, case.exercise.algorithm
+    whole = expected_trace(fixture, algorithm)
+    for node, window in direct_tests(fixture, algorithm):
         function = "max_value" if fixture.game().to_move(node) == MAX else "min_value"
-        student = _traced_call(module, fixture, node, function, alpha, beta)
-        expected = subtrace(whole, node, alpha, beta)
-        result.detail = {"call": call_text(function, node, alpha, beta)}
+        student = _traced_call(module, fixture, node, algorithm, function, window)
+        expected = subtrace(whole, node, *(window or (None, None)))
+        result.detail = {"call": call_text(function, node, *window)}
         _judge(result, student, expected, course, folder, direct=True)
         if not result.passed:
             return
@@ -610,12 +593,13 @@ def _shown(path: str, root: str) -> str:
         return path
 
 
-def _traced_call(module: ModuleType, fixture: Fixture, node: str, function: str, alpha: float, beta: float) -> Trace:
-    """``module.<function>(game, node, alpha, beta)``, recorded as a search whose root is ``node``; its value is
-    what the call returned; ``tampered`` when it changed the game (:func:`_held_to_the_rule`)."""
+def _traced_call(module: ModuleType, fixture: Fixture, node: str, algorithm: Algorithm, function: str,
+                 window: tuple | None) -> Trace:
+    """``module.<function>(game, node, *window)``, recorded as a search whose root is ``node``; its value is what
+    the call returned; ``tampered`` when it changed the game (:func:`_held_to_the_rule`)."""
     game = fixture.game()
     before = fingerprint(game)
-    student = traced_call(module, game, node, Algorithm.ALPHABETA, function, (alpha, beta))
+    student = traced_call(module, game, node, algorithm, function, window)
     _held_to_the_rule(student, game, before)
     return student
 
@@ -627,7 +611,7 @@ def _held_to_the_rule(student: Trace, game, before: tuple) -> None:
         bool(_PRISTINE and classes_changed(_PRISTINE[0]))
 
 
-def subtrace(whole: Trace, node: str, alpha: float, beta: float) -> Trace:
+def subtrace(whole: Trace, node: str, alpha: float | None, beta: float | None) -> Trace:
     """The part of an expected trace below ``node``, as if MAX-VALUE/MIN-VALUE were called on it directly."""
     start = next(k for k, c in enumerate(whole.calls) if c.node == node)
     inside = {start}

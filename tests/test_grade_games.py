@@ -23,7 +23,7 @@ def grader():
 #: exercise -> fixture tests it must have (public and hidden), by id
 SHARED = {
     "alphabeta": {"alphabeta/public/ttt-o-blocks", "alphabeta/hidden/ttt-corner-opening", "alphabeta/public/aima-fig-5-2"},
-    "minimax": {"minimax/public/ttt-o-wins"},
+    "minimax": {"minimax/public/ttt-o-wins", "minimax/public/cutoff-horizon"},  # (it expects minimax too)
     "alphabeta_cutoff": {"alphabeta_cutoff/public/cutoff-horizon", "alphabeta_cutoff/public/nilsson-depth-2",
                          "alphabeta_cutoff/hidden/nilsson-depth-2-unmerged", "alphabeta_cutoff/hidden/cutoff-depth-1"},
     "expectimax": {"expectimax/public/expectimax-dice", "expectimax/hidden/expectimax-min-root"},
@@ -33,7 +33,7 @@ SHARED = {
 #: exercise -> fixture tests it must not have: another game, or one its search cannot run on
 NOT_SHARED = {
     "alphabeta": {"alphabeta/hidden/ttt-empty-board"},  # 18,297 states: more than the child's budget
-    "minimax": {"minimax/hidden/ttt-empty-board", "minimax/public/cutoff-horizon", "minimax/public/expectimax-dice"},
+    "minimax": {"minimax/hidden/ttt-empty-board", "minimax/public/expectimax-dice"},
     "alphabeta_cutoff": {"alphabeta_cutoff/public/expectimax-dice", "alphabeta_cutoff/public/aima-fig-5-2"},
     "expectimax": {"expectimax/public/aima-fig-5-2"},
     "ordering": {"ordering/public/nilsson-depth-2"},

@@ -1,16 +1,16 @@
 """The sandbox's per-test time limit: a search that loops forever on one test costs that test, not the student's run.
 
 The course and rubric are test_grade_partial's cut-down ones: minimax on aima-fig-5-2, min-root and root-ties, then
-three direct calls, the last of them ``min_value(B)`` on root-ties (its B has two children, B1 and B2). The student's
+nine direct calls, on B, C and D of each, the last three ``min_value`` on root-ties' (each has two children). The student's
 ``min_value`` loops forever only there: when it is called from outside any search (a direct call) on a node with two
 actions. (Inside a search, and when the root's value is asked of ``max_value`` after it, ``min_value`` is called
 from MINIMAX-DECISION or MAX-VALUE; the root's value of min-root is asked of ``min_value`` from outside, but that
-root has three actions, as aima-fig-5-2's B has.) A timed-out test ends its
-exercise (grade.note.timeout: "The remaining tests of this exercise were not run"), so the looping test is the
-plan's last and all five others are answered before it.
+root has three actions, as aima-fig-5-2's B, C and D have.) A timed-out test ends its
+exercise (grade.note.timeout: "The remaining tests of this exercise were not run"): the looping test is
+``min_value(B)`` on root-ties, the plan's seventh direct call, and the nine tests before it are answered.
 
 With the per-test limit (3 s here) the process is stopped on that test: it fails with the timeout finding, the
-five others pass (values 6, nodes 1, direct 2 of 3: 9 of 10), and the student's whole budget (30 s) is far from
+nine before it pass and the two after it are not run (values 6, nodes 1, direct 6 of 9: 9 of 10), and the student's whole budget (30 s) is far from
 spent, so the note is the per-test one, not the budget's. Without the per-test limit the same loop would run until
 the student's budget ran out: the note would be the budget's and ``budget`` would be set, which this test refuses.
 
@@ -72,18 +72,19 @@ def graded(tmp_path_factory):
 def test_one_looping_test_times_out_and_the_others_pass(graded):
     grade, tests = graded["loops"]
     by_name = {t["name"]: t for t in tests}
-    looping = by_name[DIRECT[2]]
+    looping = by_name[DIRECT[6]]
     assert looping["status"] == "failed" and looping["score"] == 0
     assert "Stopped after 3 s: the search seems to loop forever" in looping["output"]
-    assert all(by_name[name]["status"] == "passed" for name in (*SEARCHES, *DIRECT[:2]))
-    # values 6 * 3/3 + nodes 1 * 3/3 + direct 3 * 2/3 = 9 of 10
+    assert all(by_name[name]["status"] == "passed" for name in (*SEARCHES, *DIRECT[:6]))
+    assert all(by_name[name]["status"] == "failed" for name in DIRECT[7:])  # not run after it
+    # values 6 * 3/3 + nodes 1 * 3/3 + direct 3 * 6/9 = 9 of 10
     assert grade["status"] == "timeout" and grade["score"] == pytest.approx(9) and grade["max_score"] == 10
 
 
 @pytest.mark.slow
 def test_the_per_test_limit_stopped_it_not_the_students_budget(graded):
     grade, tests = graded["loops"]
-    output = {t["name"]: t for t in tests}[DIRECT[2]]["output"]
+    output = {t["name"]: t for t in tests}[DIRECT[6]]["output"]
     assert "that all of a student's tests may take together ran out" not in output
     assert "that all of a student's tests may take together ran out" not in grade.get("note", "")
     other, _ = graded["correct"]  # the batch goes on: the next student is graded in full
@@ -195,4 +196,4 @@ def test_the_verdict_does_not_depend_on_the_machines_load(tmp_path):
     assert (grade["status"], grade["score"]) == ("ok", 10), [t.get("output", "") for t in tests]
     grade, tests = graded["loops"]
     assert grade["status"] == "timeout" and grade["score"] == pytest.approx(9)
-    assert "Stopped after 1 s: the search seems to loop forever" in {t["name"]: t for t in tests}[DIRECT[2]]["output"]
+    assert "Stopped after 1 s: the search seems to loop forever" in {t["name"]: t for t in tests}[DIRECT[6]]["output"]
