@@ -293,10 +293,8 @@ def add_tree(outcome: Outcome, rule: bool, folder: Path | None = None) -> Path:
 
 
 def _fields(algorithm: Algorithm) -> list[str]:
-    """The expected fields a tree added for ``algorithm`` states (a pruning search's block complete, as ``abkit
-    fixtures generate`` writes it)."""
+    """The expected fields a tree added for ``algorithm`` states (as ``abkit fixtures generate`` writes them)."""
     if algorithm.chance or not (algorithm.prunes or algorithm.depth_limited):
         return ["value", "action", "nodes"]
-    if algorithm.iterative:
-        return ["value", "action", "visited", "evaluated", "nodes", "orders"]
-    return ["value", "action", "visited", "evaluated", "pruned", "nodes", "windows"]
+    fields = ["value", "action", "visited", "evaluated", "nodes"]
+    return fields + (["orders"] if algorithm.iterative else ["windows"] if algorithm.plain else [])
