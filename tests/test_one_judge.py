@@ -81,6 +81,8 @@ def check_name(test) -> str | None:
     if test.source != "public":
         return None
     fixture = test.id.split("/")[2]
+    if test.repeats:  # the first public tree searched again (state kept between calls)
+        return f"{test.exercise}/{fixture}/again"
     if test.function:
         return f"{test.exercise}/{fixture}/direct"
     if test.kind == "orders":
