@@ -37,7 +37,7 @@ from abkit.handouts.ordering_lab import knuth_moore as km_leaves
 from abkit.handouts.ordering_lab import lab_rows, plot_svg
 from abkit.handouts.formulas import chance_as_min, chance_formula, minimax_formula
 from abkit.handouts.papertree import paper_svg
-from abkit.handouts.trees import (_TRACES, DEPTH_LIMITED, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
+from abkit.handouts.trees import (_TRACES, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
                     open_lines, outline, square_kind, step_events, style_for, trace_of)
 from abkit.handouts.words import handouts_folder, words
 from abkit.stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, render_svg, short
@@ -606,7 +606,7 @@ def build_document(lang: str, edition: str, student: str = "") -> Document:
                                      builder.words))
 
 
-__all__ = ["Builder", "Document", "EDITIONS", "Refs", "Section", "board_text", "build_document", "chance_formula",
+__all__ = ["Builder", "Document", "EDITIONS", "Refs", "Section", "board_text", "build_document",
            "cut_fires", "difficulty", "equality_cuts", "exercise_tree", "final_iteration", "fixture", "game_trace",
-           "lab_rows", "minimax_formula", "outline", "root_tie", "seed_for", "step_events", "trace_of",
-           "typeset_document", "DEPTH_LIMITED", "_TRACES"]
+           "outline", "root_tie", "seed_for", "step_events", "trace_of",
+           "typeset_document", "_TRACES"]

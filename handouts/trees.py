@@ -25,9 +25,6 @@ from abkit.tree import Tree, TreeGame
 from abkit.handouts.words import handouts_folder
 from abkit.stepthrough.svgtree import MAX_FIGURE_PT, style_for  # noqa: F401 - the handout's figures' width and style
 
-#: algorithms that search to a depth limit and value the states there with EVAL
-DEPTH_LIMITED = tuple(algorithm for algorithm in Algorithm if algorithm.depth_limited)
-
 
 @per_course
 def outline(path: Path | None = None) -> dict[str, Any]:
@@ -60,7 +57,7 @@ def trace_of(tree: Tree, algorithm: str, rule: bool = True, depth: int | None = 
     key = (tree_key(tree), algorithm, rule, depth)
     if key not in _TRACES:
         game = TreeGame(tree)
-        params = {"depth": depth, "eval_fn": game.evaluate} if algorithm in DEPTH_LIMITED else {}
+        params = {"depth": depth, "eval_fn": game.evaluate} if Algorithm(algorithm).depth_limited else {}
         _TRACES[key] = reference_trace(game, tree.root, algorithm, rule, **params)
     return _TRACES[key]
 
