@@ -233,15 +233,15 @@ def _show_range(low: int, high: int, halves: bool) -> str:
 
 def redraw_values(fixture: Fixture, values: tuple[int, int, bool], rng: random.Random) -> Tree | None:
     """The fixture's tree with leaf utilities and heuristic values drawn again from ``values`` (low, high, halves)
-    until it is as hard: the same :func:`difficulty` and the same named mistakes told apart (:func:`caught`).
-    Both are kept by every draw, so drawing a drawn tree again with the same seed gives the same tree. None when
-    no draw of :data:`MAX_DRAWS` is as hard."""
+    until it is as hard: the same :func:`difficulty`, and every mutant it told apart still told apart
+    (:func:`caught`). Both hold for a draw of a drawn tree at the same place of the same seed, so drawing a drawn tree
+    again with the same seed gives the same tree. None when no draw of :data:`MAX_DRAWS` is as hard."""
     tree = fixture.tree
     want, want_caught = difficulty(fixture, tree), caught(fixture, tree)
     for _ in range(MAX_DRAWS):
         drawn = dataclasses.replace(tree, utilities={n: _draw(rng, *values) for n in tree.utilities},
                                     heuristics={n: _draw(rng, *values) for n in tree.heuristics})
-        if difficulty(fixture, drawn) == want and caught(fixture, drawn) == want_caught:
+        if difficulty(fixture, drawn) == want and caught(fixture, drawn) >= want_caught:
             return drawn
     return None
 
@@ -268,11 +268,12 @@ def difficulty(fixture: Fixture, tree: Tree) -> tuple:
 
 
 def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
-    """The named mistakes (:mod:`abkit.grader.mistakes`) whose search differs from the reference's on ``tree`` as grading
-    tests it (every exercise it is a test of, either cut-off rule): ``(exercise, mistake, rule)``."""
+    """The mutants (:mod:`abkit.grader.mistakes`: the named mistakes and the slips) whose search differs from the
+    reference's on ``tree`` as grading tests it (every exercise it is a test of, either cut-off rule):
+    ``(exercise, mistake, rule)``. Each mutant is a new module per test (a slip may keep state between calls)."""
     from abkit.grader.testplan import fits, fixture_search, orders_test
     from abkit.judge import signature
-    from abkit.grader.mistakes import for_exercise, mutant
+    from abkit.grader.mistakes import fresh_mutant, mutants_of
     from abkit.reference import reference
 
     fixture = dataclasses.replace(fixture, tree=tree)
@@ -287,9 +288,9 @@ def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
         for rule in (True, False):
             for test in tests:
                 want = signature(test.run_in_process(reference(algorithm, rule)))
-                for mistake in for_exercise(exercise):
+                for mistake in mutants_of(exercise):
                     try:
-                        got = signature(test.run_in_process(mutant(mistake.id, rule)))
+                        got = signature(test.run_in_process(fresh_mutant(mistake.id, rule)))
                     except Exception as error:  # noqa: BLE001 - a mutant's ordered_actions may raise
                         got = ("error", type(error).__name__)
                     if got != want:

@@ -83,7 +83,7 @@ def test_with_every_exercise_passing_check_shows_one_line_each(abkit, student):
     assert run.status == 0 and "==" not in run.out
     assert "✓ minimax · Minimax decision: passed (35 public tests)" in run.out
     assert "✓ expectimax · Expectiminimax for games of chance: passed (3 public tests)" in run.out
-    assert "Progress: 5/5 exercises" in run.out and "expectimax +1 hidden tree," in run.out
+    assert "Progress: 5/5 exercises" in run.out and "expectimax +5 hidden trees," in run.out
 
 
 @pytest.mark.parametrize("edits,lang,words", [

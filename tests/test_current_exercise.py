@@ -51,9 +51,9 @@ def test_fresh_stubs_show_the_first_exercise_in_full_and_one_line_each_after_it(
                                                                                      "Stuck? Try 'abkit hint minimax'.")
     assert sum(line.endswith(": not started") for line in lines) == 4 and "== alphabeta" not in run.out
     assert "Progress: 0/5 exercises [--------------------]" in lines
-    # (9: the hidden trees minimax is graded on under the course's rule, those written for CS188 included, the
+    # (16: the hidden trees minimax is graded on under the course's rule, those written for CS188 included, the
     # CS188 copy of rule-split-max replaced by it)
-    assert "(minimax +9 hidden trees, and random trees of its own)" in run.out  # the current exercise's only
+    assert "(minimax +16 hidden trees, and random trees of its own)" in run.out  # the current exercise's only
 
 
 def test_the_current_exercise_moves_on_when_one_passes(abkit, folder):
@@ -84,7 +84,7 @@ def test_all_shows_every_exercise_and_a_named_one_is_shown_alone(abkit, folder):
     assert "minimax: every public test passes (35 tests)." in run.out and run.status == 1
     run = abkit("check", "alphabeta", "--exercises", folder(solved=2), "--lang", "en")
     assert run.status == 0 and "== alphabeta" in run.out and "== minimax" not in run.out and "○" not in run.out
-    assert "Progress: 2/5 exercises" in run.out and "(alphabeta +11 hidden trees," in run.out
+    assert "Progress: 2/5 exercises" in run.out and "(alphabeta +18 hidden trees," in run.out
 
 
 def test_an_exercise_status_runs_only_as_far_as_its_first_failing_test(folder):

@@ -18,7 +18,7 @@ from abkit.loading import KIT_ROOT
 #: (file, function) -> the one trick it may use, and why
 ALLOWED = {
     ("abkit/loading.py", "load_module"): "sys.modules",  # a file loaded as a new module, under its own name
-    ("grader/mistakes.py", "mutant"): "exec",  # a mutant of a reference solution, run as a module
+    ("grader/mistakes.py", "fresh_mutant"): "exec",  # a mutant of a reference solution, run as a module
 }
 
 

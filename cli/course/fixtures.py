@@ -1,4 +1,5 @@
-"""``abkit fixtures verify|generate``: check every expectation; write random trees."""
+"""``abkit fixtures verify|expect|redraw-hidden|generate|adequacy``: check every expectation; write expectations; draw
+the hidden trees again; write random trees; check that the fixtures tell every mutant of the reference apart."""
 
 from __future__ import annotations
 
@@ -35,6 +36,14 @@ def register(sub, lang: str, add_lang) -> None:
     r.add_argument("--seed", type=int, help=t("fixtures.redraw.help.seed", lang))
     add_lang(r, lang)
     r.set_defaults(run=run_redraw)
+
+    a = actions.add_parser("adequacy", help=t("fixtures.adequacy.help", lang),
+                           description=t("fixtures.adequacy.description", lang))
+    a.add_argument("--exercise", help=t("fixtures.adequacy.help.exercise", lang))
+    a.add_argument("--json", action="store_true", help=t("fixtures.adequacy.help.json", lang))
+    a.add_argument("--add", action="store_true", help=t("fixtures.adequacy.help.add", lang))
+    add_lang(a, lang)
+    a.set_defaults(run=run_adequacy)
 
     g = actions.add_parser("generate", help=t("fixtures.generate.help", lang),
                            description=t("fixtures.generate.help", lang))
@@ -142,6 +151,59 @@ def run_redraw(args) -> int:
         print(t(f"fixtures.redraw.{drawn.how}", args.lang, old=drawn.old, new=drawn.new, values=drawn.values))
     print(t("fixtures.redraw.done", args.lang, count=len(done), seed=seed, path=folder / "README.md"))
     return 0
+
+
+def run_adequacy(args) -> int:
+    """Exit status 0: every mutant is killed or equivalent; 1: one survives (after ``--add``: survived this run);
+    2: bad input."""
+    import time
+
+    from abkit.authoring.adequacy import add_tree, analyse, course_rubric
+
+    rubric = course_rubric()
+    if args.exercise is not None and args.exercise not in rubric.points:
+        raise UsageError("fixtures.adequacy.unknown", exercise=args.exercise, known=", ".join(rubric.points))
+    start = time.monotonic()
+    reports = analyse(rubric, [args.exercise] if args.exercise else None)
+    survived = sum(r.count("survived") for r in reports)
+    if args.json:
+        print(json.dumps({"exercises": {r.exercise: r.to_json() for r in reports}}, ensure_ascii=False))
+    else:
+        for report in reports:
+            _print_report(report, args.lang)
+        print(t("fixtures.adequacy.done", args.lang, survived=survived, seconds=f"{time.monotonic() - start:.1f}"))
+    if args.add:
+        for outcome in (o for r in reports for o in r.outcomes if o.status == "survived"):
+            path = add_tree(outcome, rubric.prune_on_equality)
+            print(t("fixtures.adequacy.added", args.lang, mutant=outcome.mistake.id, path=path),
+                  file=sys.stderr if args.json else sys.stdout)
+    return 1 if survived else 0
+
+
+def _print_report(report, lang: str) -> None:
+    """The human report of one exercise: the counts, then each mutant, with the points it loses."""
+    from abkit.textree import fmt
+    from abkit.tree import to_nested
+
+    print(t("fixtures.adequacy.exercise", lang, exercise=report.exercise, mutants=len(report.outcomes),
+            killed=report.count("killed"), equivalent=report.count("equivalent"), survived=report.count("survived")))
+    for o in report.outcomes:
+        line = o.line
+        lost, points = fmt(round(o.lost, 2)), fmt(o.max_score)
+        share = f"{o.lost / o.max_score:.0%}" if o.max_score else "-"
+        if o.status == "killed":
+            print(t("fixtures.adequacy.killed", lang, mutant=o.mistake.id, test=o.killed_by, lost=lost,
+                    points=points, share=share))
+        elif o.status == "equivalent":
+            print(t("fixtures.adequacy.equivalent", lang, mutant=o.mistake.id, trees=o.tried, line=line))
+        else:
+            tree = f"{o.tree.root_player} {json.dumps(to_nested(o.tree))}"
+            if o.tree.heuristics:
+                tree += f" EVAL {json.dumps(o.tree.heuristics)}"
+            if o.depth is not None:
+                tree = t("fixtures.adequacy.depth", lang, tree=tree, depth=o.depth)
+            print(t("fixtures.adequacy.survived", lang, mutant=o.mistake.id, line=line, lost=lost, points=points,
+                    tree=tree))
 
 
 def _show(value) -> str:

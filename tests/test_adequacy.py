@@ -1,0 +1,80 @@
+"""``abkit fixtures adequacy``: every mutant of the references is killed by the course's fixtures, or equivalent.
+
+Issue 31: the kit's own course has no survivor under either cut-off rule; a course without its hidden trees has
+survivors, each with a small tree that tells it apart, and ``--add`` writes those trees so that they are killed.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+
+from abkit.algorithms import Algorithm
+from abkit.grader.mistakes import fresh_mutant, mutants_of
+from abkit.authoring.adequacy import SmallTrees, add_tree, analyse, course_rubric, shapes
+from helpers import course_under
+
+
+def test_every_exercise_has_ten_mutants_and_alpha_beta_thirty():
+    for algorithm in Algorithm:
+        assert len(mutants_of(algorithm.exercise)) >= (30 if algorithm == Algorithm.ALPHABETA else 10), algorithm
+
+
+def test_small_shapes_are_every_shape_of_the_stated_size():
+    assert shapes(1) == [[0, 0], [0, 0, 0]]
+    two = shapes(2)
+    assert len(two) == len({str(s) for s in two}) == 24 and [0, [0, 0]] in two and [[0, 0, 0], [0, 0, 0]] in two
+
+
+def test_a_slip_at_a_min_root_is_told_apart_on_a_tree_of_two_leaves():
+    tree, depth = SmallTrees("alphabeta", True).difference(fresh_mutant("root_last_best_min", True))
+    assert (tree.root_player, len(tree.utilities), depth) == ("MIN", 2, None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mistake", ["cut_break", "update_before_test", "max_cut_loose"])
+def test_an_equivalent_mutant_differs_on_no_small_tree(mistake):
+    checker = SmallTrees("alphabeta", True)
+    assert checker.difference(fresh_mutant(mistake, True)) is None and checker.tried > 10_000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", ["aima", "cs188"])
+def test_the_kits_course_has_no_survivor_under_either_rule(abkit, tmp_path, rule):
+    with course_under(rule, tmp_path / "course"):
+        run = abkit("fixtures", "adequacy", "--json")
+    assert run.status == 0, run.out
+    report = json.loads(run.out)
+    assert set(report) == {"exercises"} and set(report["exercises"]) == {a.exercise for a in Algorithm}
+    for exercise, counts in report["exercises"].items():
+        assert list(counts) == ["mutants", "killed", "equivalent", "survived", "survivors"]
+        assert counts["survived"] == 0 and counts["survivors"] == []
+        assert counts["mutants"] == counts["killed"] + counts["equivalent"] >= 10, exercise
+
+
+@pytest.mark.slow
+def test_a_course_without_hidden_trees_has_survivors_and_add_kills_them(abkit, tmp_path):
+    with course_under("aima", tmp_path / "course") as course:
+        shutil.rmtree(course / "fixtures" / "hidden")
+        (course / "fixtures" / "hidden").mkdir()
+        run = abkit("fixtures", "adequacy", "--exercise", "minimax", "--json")
+        assert run.status == 1
+        survivors = json.loads(run.out)["exercises"]["minimax"]["survivors"]
+        assert "minimax_root_zero_none" in survivors
+        human = abkit("fixtures", "adequacy", "--exercise", "minimax", "--lang", "en")
+        assert "minimax_root_zero_none: SURVIVED" in human.out and "smallest tree found" in human.out
+        [report] = analyse(course_rubric(), ["minimax"])
+        for outcome in report.outcomes:
+            if outcome.status == "survived":
+                assert len(outcome.tree) <= 7  # a small tree: at most 6 leaves under the root
+                add_tree(outcome, True)
+        assert abkit("fixtures", "verify").status == 0
+        again = abkit("fixtures", "adequacy", "--exercise", "minimax", "--json")
+        assert again.status == 0 and json.loads(again.out)["exercises"]["minimax"]["survived"] == 0
+
+
+def test_a_bad_exercise_is_a_usage_error(abkit):
+    run = abkit("fixtures", "adequacy", "--exercise", "nonesuch", "--lang", "en")
+    assert run.status == 2 and "nonesuch" in run.err
