@@ -23,8 +23,9 @@ differs nowhere there is **equivalent** (with that as its reason); one that diff
 with the first tree whose search tells it apart (the smallest found; else the first whose direct calls do). ``--add`` writes that tree into the course's hidden
 fixtures with its expectations from the reference (:func:`add_tree`).
 
-The points a mutant would lose are computed as grading computes them (:func:`abkit.grader.grades.exercise_grade`'s
-shares) on the fixture tests and one student's random trees; the left-out tests' points count as kept.
+The points a mutant would lose are computed as grading computes them (:func:`abkit.grader.grades.category_shares`:
+a student's random trees are run and worth nothing where fixtures test the same category); the left-out tests'
+points count as kept.
 """
 
 from __future__ import annotations
@@ -42,12 +43,12 @@ from abkit.i18n import LANGS, t
 from abkit.judge import passes, signature
 from abkit.randomtree import random_tree
 from abkit.reference import reference
-from abkit.trace import Trace
-from abkit.tree import Tree, backed_up_values, from_nested
+from abkit.tree import Tree, from_nested
 
-from abkit.grader.mistakes import Mistake, fresh_mutant, mutants_of, pseudocode_line
+from abkit.grader.grades import category_shares
+from abkit.grader.mistakes import TELLS, Mistake, fresh_mutant, mutants_of, pseudocode_line
 from abkit.grader.rubric import Rubric
-from abkit.grader.testplan import Test, TestPlan, inner_nodes, orders_test, with_chance, with_heuristics
+from abkit.grader.testplan import Test, TestPlan, every_direct_call, orders_test, with_chance, with_heuristics
 
 #: the seeded random trees tried after the exhaustive small ones
 RANDOM_TREES = 300
@@ -105,33 +106,30 @@ def analyse(rubric: Rubric, exercises: list[str] | None = None) -> list[Exercise
     student = plan.tests_for(STUDENT)
     reports = []
     for exercise in exercises or list(rubric.points):
+        shares = category_shares(student[exercise], rubric.points[exercise])
         tests = [x for x in student[exercise] if x.nameable]
         checker = SmallTrees(exercise, plan.rule)
         report = ExerciseReport(exercise)
         for mistake in mutants_of(exercise):
-            report.outcomes.append(_outcome(mistake, tests, plan, rubric, checker))
+            report.outcomes.append(_outcome(mistake, tests, shares, plan, rubric, checker))
         reports.append(report)
     return reports
 
 
-def _outcome(mistake: Mistake, tests: list[Test], plan: TestPlan, rubric: Rubric, checker: SmallTrees) -> Outcome:
+def _outcome(mistake: Mistake, tests: list[Test], shares: dict[str, dict[str, float]], plan: TestPlan,
+             rubric: Rubric, checker: SmallTrees) -> Outcome:
+    """Run one mutant on ``tests``: killed by the first fixture test it fails, its points lost by grading's
+    ``shares`` (the left-out tests' shares count as kept); else checked on the small trees."""
     module = fresh_mutant(mistake.id, plan.rule)
-    points = rubric.points[mistake.exercise]
-    counts = {c: [0, 0] for c in points}
     killed_by = ""
+    lost = 0.0
     for test in tests:
         expected = plan.expected(test, cache=True)
         got = _run(test, module)
         if not killed_by and test.source != "random" and _signature(got) != signature(expected):
             killed_by = test.id
-        for c in test.categories:
-            if c in counts:
-                counts[c][1] += 1
-                counts[c][0] += _passes(c, got, expected)
-    score = sum(points[c] * passed / total for c, (passed, total) in counts.items() if total)
-    kept = sum(points[c] for c, (_, total) in counts.items() if not total)  # categories of left-out tests only
-    max_score = rubric.max_score(mistake.exercise)
-    outcome = Outcome(mistake, "killed", killed_by, lost=max_score - score - kept, max_score=max_score)
+        lost += sum(share for c, share in shares[test.id].items() if not _passes(c, got, expected))
+    outcome = Outcome(mistake, "killed", killed_by, lost=lost, max_score=rubric.max_score(mistake.exercise))
     if killed_by:
         return outcome
     found = checker.difference(fresh_mutant(mistake.id, plan.rule))
@@ -240,13 +238,7 @@ class SmallTrees:
         if self.algorithm.iterative:
             tests.append(orders_test(ex, "small", name, tree, depth, {}))
         if self.algorithm.plain:
-            values, players = backed_up_values(tree), tree.players()
-            for node in inner_nodes(tree):
-                function = "max_value" if players[node] == MAX else "min_value"
-                v = values[node]
-                windows = ((v - 2, v + 2), (v + 1, v + 5), (v - 5, v - 1)) if self.algorithm.prunes else ((),)
-                tests += [Test(f"{ex}/small/{name}/{node}/{w}", ex, "small", tree, node, {}, function, w)
-                          for w in windows]
+            tests += every_direct_call(ex, "small", name, tree, {})
         return tests
 
     def difference(self, module) -> tuple[Tree, int | None] | None:
@@ -286,7 +278,7 @@ def add_tree(outcome: Outcome, rule: bool, folder: Path | None = None) -> Path:
         expected[spec.value]["orders"] = list(orders_test(spec.exercise, "", "", outcome.tree, outcome.depth, {}).nodes)
     fixture = Fixture(None, new_id, outcome.tree, title, source="", prune_on_equality=rule, expected=expected,
                       depth=outcome.depth)
-    source = f"abkit fixtures adequacy --add: the smallest tree found that tells {outcome.mistake.id} apart"
+    source = TELLS.format(mistake=outcome.mistake.id)
     path = folder / f"{new_id}.yaml"
     path.write_text(dump(hand_document(fixture, outcome.tree, new_id, source)), encoding="utf-8")
     return path

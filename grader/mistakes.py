@@ -9,6 +9,7 @@ of an exercise, the feedback names the mistake (:class:`MistakeNamer`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -249,6 +250,33 @@ SLIPS: tuple[Mistake, ...] = (
 #: every mutant the adequacy analysis runs: the catalogue's, then the slips'
 MUTANTS: tuple[Mistake, ...] = CATALOGUE + SLIPS
 ANY_ID = {m.id: m for m in MUTANTS}
+
+
+#: the ``source:`` of a tree ``abkit fixtures adequacy --add`` wrote (:func:`told_slip` reads the slip back)
+TELLS = "abkit fixtures adequacy --add: the smallest tree found that tells {mistake} apart"
+_TELLS = re.compile(re.escape(TELLS).replace(re.escape("{mistake}"), r"(?P<mistake>\w+)"))
+
+
+def told_slip(source: str) -> str | None:
+    """The mutant a fixture's tree was added to tell apart, from its ``source:`` (:data:`TELLS`, also where the
+    recipe of a tree drawn again quotes it), else None."""
+    found = _TELLS.search(source or "")
+    return found.group("mistake") if found and found.group("mistake") in ANY_ID else None
+
+
+def slip_name(mistake: Mistake) -> str:
+    """The slip a mutant makes, whatever the exercise: its id without the exercise's prefix (``cutoff_last_best``
+    and ``expectimax_last_best`` make the slip ``last_best`` of alpha-beta)."""
+    prefix = mistake.exercise.split("_")[-1] + "_"
+    return mistake.id[len(prefix):] if mistake.id.startswith(prefix) else mistake.id
+
+
+def same_slip(mistake_id: str | None) -> list[Mistake]:
+    """The mutants of every exercise that make the slip of ``mistake_id`` (:func:`slip_name`); none for None."""
+    if mistake_id is None:
+        return []
+    name = slip_name(ANY_ID[mistake_id])
+    return [m for m in MUTANTS if slip_name(m) == name]
 
 
 class MistakeEditError(ValueError):

@@ -41,7 +41,7 @@ from abkit.fixture import Fixture, fixture_paths, load_fixture, unique_ids
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
 from abkit.info import load_info
-from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES
+from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES, signature
 from abkit.play import PLAY_OPENING, PLAY_SEED, board_text
 from abkit.randomtree import random_tree
 from abkit.reference import reference
@@ -50,6 +50,7 @@ from abkit.tree import Tree, TreeGame, backed_up_values
 from abkit.wire import encode, tree_to_data
 
 from abkit.grader import replies
+from abkit.grader.mistakes import ANY_ID, fresh_mutant, same_slip, told_slip
 from abkit.grader.runtest import answer, game_from_request, run_test
 from abkit.grader.rubric import Rubric
 
@@ -198,9 +199,16 @@ class TestPlan:
             return searches
         as_checked = _checks_direct_calls(exercise) and self.rubric.direct_tests > 0  # the public trees: check's
         # calls (abkit.expected.direct_tests), unless the rubric makes none
-        public = [self._direct(exercise, source, fx.id, fx.tree, node, k, fx.title, window=window)
+        public = [direct_test(exercise, source, fx.id, fx.tree, node, k, fx.title, window=window)
                   for source, fx in mine if as_checked and source == "public" and fx.tree is not None
                   for k, (node, window) in enumerate(direct_tests(fx, algorithm))]
+        return searches + public + self._picked_direct(exercise, mine, as_checked)
+
+    def _picked_direct(self, exercise: str, mine: list[tuple[str, Fixture]], as_checked: bool) -> list[Test]:
+        """The direct calls on the shared trees beyond check's, as many as the rubric's share: first, on each tree
+        added to tell a slip apart whose search does not (:func:`telling_call`), the call that does; then calls
+        spread evenly over the inner nodes of the non-public trees (of the public ones when there are no others
+        and check makes no calls there)."""
         candidates = [(source, fx.id, fx.tree, node) for source, fx in mine if fx.tree is not None
                       for node in inner_nodes(fx.tree)]
         if as_checked or any(source != "public" for source, *_ in candidates):
@@ -208,11 +216,15 @@ class TestPlan:
             candidates = [c for c in candidates if c[0] != "public"]
         wanted = self.rubric.direct_tests - self.rubric.direct_tests // 2 if self._random_count() else \
             self.rubric.direct_tests
-        picked = [candidates[i * len(candidates) // wanted] for i in range(wanted)] if candidates and wanted else []
+        telling = {fx.id: call for source, fx in mine if source != "public" or not as_checked
+                   for call in [telling_call(exercise, source, fx, self.rule)] if call is not None}
+        telling = dict(list(telling.items())[:wanted])
+        candidates = [c for c in candidates if c[1] not in telling]
+        rest = wanted - len(telling)
+        picked = [candidates[i * len(candidates) // rest] for i in range(rest)] if candidates and rest else []
         titles = {fx.id: fx.title for _, fx in mine}
-        direct = [self._direct(exercise, source, name, tree, node, k, titles[name])
-                  for k, (source, name, tree, node) in enumerate(picked)]
-        return searches + public + direct
+        return list(telling.values()) + [direct_test(exercise, source, name, tree, node, k, titles[name])
+                          for k, (source, name, tree, node) in enumerate(picked)]
 
     def _usable(self, test: Test) -> bool:
         """Whether the reference completes ``test`` within the child's budget (:data:`~abkit.grader.runtest.GAME_BUDGET`
@@ -241,7 +253,7 @@ class TestPlan:
                 if algorithm.plain else self._random_variants(exercise, seed, trees, spec)
             if "games" in self.rubric.points[exercise] and algorithm == Algorithm.ALPHABETA:
                 searches.append(self._games(exercise))
-            direct = [self._direct(exercise, "random", str(i + 1), tree, node, k, _random_title(i, tree, spec))
+            direct = [direct_test(exercise, "random", str(i + 1), tree, node, k, _random_title(i, tree, spec))
                       for k, (i, tree, node) in enumerate(picked)] if algorithm.plain else []
             plain = [x for x in shared if not x.function]
             suites[exercise] = plain + searches + [x for x in shared if x.function] + direct
@@ -276,23 +288,6 @@ class TestPlan:
                 tests.append(orders_test(exercise, "random", str(i + 1), shaped, depth, title))
         return tests
 
-    def _direct(self, exercise: str, source: str, name: str, tree: Tree, node: str, k: int, labels: dict,
-                window: tuple = ()) -> Test:
-        """MAX-VALUE / MIN-VALUE called directly on ``node``: with ``window`` when given, else (alpha-beta) with the
-        ``k``-th of three narrow windows around the node's value (one holding it, one above, one below)."""
-        game = TreeGame(tree)
-        player = game.to_move(node)
-        function = "max_value" if player == MAX else "min_value"
-        if Algorithm.of_exercise(exercise).prunes and not window:
-            v = backed_up_values(tree)[node]
-            window = ((v - 2, v + 2), (v + 1, v + 5), (v - 5, v - 1))[k % 3]
-        window = tuple(int(x) if float(x).is_integer() else x for x in window)
-        shown = "".join(f", {fmt(x)}" for x in window)
-        title = {lang: t("grade.test.direct", lang, function=function, node=node, window=shown,
-                         tree=labels.get(lang) or labels.get("en") or name) for lang in ("en", "ko")}
-        return Test(f"{exercise}/{source}/{name}/{function}({node}{', ' if window else ''}{', '.join(map(fmt, window))})",
-                    exercise, source, tree, node, title, function, window)
-
     def expected(self, test: Test, cache: bool = False) -> Trace | dict:
         """The reference's trace for ``test`` under the course's rule (an orders test: ``{node: actions}``)."""
         if test.id in self._expected:
@@ -302,6 +297,63 @@ class TestPlan:
         if cache:
             self._expected[test.id] = _REFERENCE_RUNS[key] = trace
         return trace
+
+
+def direct_windows(v: float) -> tuple[tuple[float, float], ...]:
+    """The three narrow windows grading calls alpha-beta's MAX-VALUE / MIN-VALUE with on a node of value ``v``:
+    one holding it, one above, one below."""
+    return (v - 2, v + 2), (v + 1, v + 5), (v - 5, v - 1)
+
+
+def direct_test(exercise: str, source: str, name: str, tree: Tree, node: str, k: int, labels: dict,
+                window: tuple = ()) -> Test:
+    """MAX-VALUE / MIN-VALUE called directly on ``node``: with ``window`` when given, else (alpha-beta) with the
+    ``k``-th of the three :func:`direct_windows` around the node's value."""
+    game = TreeGame(tree)
+    player = game.to_move(node)
+    function = "max_value" if player == MAX else "min_value"
+    if Algorithm.of_exercise(exercise).prunes and not window:
+        window = direct_windows(backed_up_values(tree)[node])[k % 3]
+    window = tuple(int(x) if float(x).is_integer() else x for x in window)
+    shown = "".join(f", {fmt(x)}" for x in window)
+    title = {lang: t("grade.test.direct", lang, function=function, node=node, window=shown,
+                     tree=labels.get(lang) or labels.get("en") or name) for lang in ("en", "ko")}
+    return Test(f"{exercise}/{source}/{name}/{function}({node}{', ' if window else ''}{', '.join(map(fmt, window))})",
+                exercise, source, tree, node, title, function, window)
+
+
+def every_direct_call(exercise: str, source: str, name: str, tree: Tree, labels: dict) -> list[Test]:
+    """Every direct call grading may make on ``tree``: each inner node below the root (:func:`inner_nodes`), with
+    each of the :func:`direct_windows` (alpha-beta) or with none (minimax)."""
+    windows = 3 if Algorithm.of_exercise(exercise).prunes else 1
+    return [direct_test(exercise, source, name, tree, node, k, labels) for node in inner_nodes(tree)
+            for k in range(windows)]
+
+
+def telling_call(exercise: str, source: str, fixture: Fixture, rule: bool) -> Test | None:
+    """On a tree added to tell a slip apart (:func:`abkit.grader.mistakes.told_slip`), when no mutant of the slip in
+    ``exercise`` differs from the reference in the tree's search: the first of :func:`every_direct_call` in which
+    one does (such a tree tells its slip apart only there), else None. The mutants are the kit's own code, run
+    in-process under the course's ``rule``."""
+    slips = [m.id for m in same_slip(told_slip(fixture.source))] if fixture.tree is not None else []
+    slips = [m for m in slips if ANY_ID[m].exercise == exercise]
+    if not slips:
+        return None
+    ref = reference(Algorithm.of_exercise(exercise), rule)
+    search = fixture_search(exercise, source, fixture)
+    for test in [search, *every_direct_call(exercise, source, fixture.id, fixture.tree, fixture.title)]:
+        want = _outcome_of(test, ref)
+        if any(_outcome_of(test, fresh_mutant(m, rule)) != want for m in slips):
+            return None if test is search else test
+    return None
+
+
+def _outcome_of(test: Test, module) -> tuple:
+    """The signature of ``module``'s outcome on ``test`` (an exception: its type)."""
+    try:
+        return signature(test.run_in_process(module))
+    except Exception as error:  # noqa: BLE001 - a mutant may raise where a student's code would
+        return ("error", type(error).__name__)
 
 
 def _fixture_files(folder: Path) -> list[Path]:
