@@ -11,8 +11,10 @@ is public. Each hidden fixture is replaced by one of the same kind (:func:`redra
   drawn from the course's;
 - a tree written by hand: the same shape, players, probabilities and depth limit, its leaf utilities and
   heuristic values drawn again from the same range (0..9, −9..9, 0..99, …; halves when it had fractions) until
-  the tree is as hard as the one it replaces (:func:`difficulty`, :func:`caught`); when no draw of
-  :data:`MAX_DRAWS` is, the tree is kept as it was, and the README says so;
+  the tree is as hard as the kit's published one it comes from (:func:`difficulty`, :func:`caught`); when no draw
+  of :data:`MAX_DRAWS` is, the tree is kept as it was, and the README says so;
+- a tree ``abkit fixtures adequacy --add`` wrote to tell one slip apart: the same shape, values drawn from −9..9 in
+  halves (or a wider range of the same kind) until it still tells that slip apart;
 - a tic-tac-toe position is kept: a small position is one of a few dozen, none of which could stay unknown, and
   the search is graded on what the student's own code computes there.
 
@@ -38,8 +40,11 @@ from abkit.errors import UsageError
 from abkit.fixture import Fixture, FixtureError, fixture_paths, load_fixture
 from abkit.game import CHANCE, MAX
 from abkit.i18n import LANGS, t
+from abkit.loading import HIDDEN_FIXTURES
 from abkit.randomtree import random_tree
 from abkit.tree import Tree, TreeGame, backed_up_values, from_nested, to_nested
+
+from abkit.grader.mistakes import same_slip, told_slip
 
 from abkit.authoring.fixturegen import dump, fixture_document, hidden_title
 from abkit.authoring.record import with_new_head
@@ -53,12 +58,15 @@ _GENERATED = re.compile(r"abkit fixtures generate (?P<args>.*?)(?:\s+--seed\s+-?
 _SEEDED_ID = re.compile(r"-s\d+$")
 #: the source line of a hand-made tree drawn again: its recipe, the same at every draw (older draws named the seed)
 _REDRAWN = re.compile(r"abkit fixtures redraw-hidden(?: --seed -?\d+)?: (?P<recipe>.*)\Z", re.S)
+#: the recipe's start: the published tree whose shape a drawn tree keeps
+_ORIGIN = re.compile(r"the shape of (?P<id>[\w.-]+) \(")
 _RANGE = re.compile(r"values drawn again from (-?\d+)\.\.(-?\d+)( \(halves\))?\Z")
 
 
 @dataclass(frozen=True)
 class Drawn:
-    """What became of one hidden fixture: ``how`` is ``generated``, ``values``, ``kept_game`` or ``kept_hard``;
+    """What became of one hidden fixture: ``how`` is ``generated``, ``values``, ``slip`` (the values of a tree added
+    to tell a slip apart), ``kept_game`` or ``kept_hard``;
     ``old`` and ``new`` are the file names before and after; ``values``: the range the values were drawn from."""
 
     old: str
@@ -144,10 +152,11 @@ def pair_seeds(fixtures: list[Fixture], ids: dict[str, str]) -> dict[str, str]:
     """Old id -> the new id whose seed it is drawn with, for the fixtures that are one tree written for both cut-off
     rules (:func:`abkit.courserule.counterpart_key`): both are drawn with the AIMA one's seed, so they stay one tree
     and a course tests its own rule's (a lone fixture of the other rule would be recomputed under the course's
-    rule and shown under a title naming the other rule)."""
+    rule and shown under a title naming the other rule). A tree added to tell a slip apart is drawn alone: two such
+    smallest trees may coincide, each telling its own slip apart."""
     pairs: dict[str, list[Fixture]] = {}
     for fixture in fixtures:
-        if fixture.tree is not None and not _GENERATED.search(fixture.source):
+        if fixture.tree is not None and not _GENERATED.search(fixture.source) and not told_slip(fixture.source):
             pairs.setdefault(counterpart_key(fixture), []).append(fixture)
     shared = {}
     for members in pairs.values():
@@ -173,12 +182,15 @@ def redraw_fixture(fixture: Fixture, new_id: str, seed: int, seed_id: str | None
         values = (int(found.group(1)), int(found.group(2)), bool(found.group(3)))
     else:
         values = value_range(list(fixture.tree.utilities.values()))
+        if told_slip(fixture.source):  # a smallest tree: its slip may need ties, fractions or a value below 0
+            values = (-values[1], values[1], True)
         recipe = f"the shape of {fixture.id} ({fixture.source}), values drawn again from {_show_range(*values)}"
     tree = redraw_values(fixture, values, random.Random(rng_seed))
     if tree is None:
         return _text(fixture), "kept_hard", ""
     source = f"abkit fixtures redraw-hidden: {recipe}"
-    return dump(hand_document(fixture, tree, new_id, source)), "values", _show_range(*values)
+    how = "slip" if told_slip(fixture.source) else "values"
+    return dump(hand_document(fixture, tree, new_id, source)), how, _show_range(*values)
 
 
 def _text(fixture: Fixture) -> str:
@@ -233,17 +245,36 @@ def _show_range(low: int, high: int, halves: bool) -> str:
 
 def redraw_values(fixture: Fixture, values: tuple[int, int, bool], rng: random.Random) -> Tree | None:
     """The fixture's tree with leaf utilities and heuristic values drawn again from ``values`` (low, high, halves)
-    until it is as hard: the same :func:`difficulty`, and every mutant it told apart still told apart
-    (:func:`caught`). Both hold for a draw of a drawn tree at the same place of the same seed, so drawing a drawn tree
-    again with the same seed gives the same tree. None when no draw of :data:`MAX_DRAWS` is as hard."""
-    tree = fixture.tree
-    want, want_caught = difficulty(fixture, tree), caught(fixture, tree)
+    until it is as hard as the kit's published tree it comes from (:func:`basis`): the same :func:`difficulty`,
+    and every mutant that tree tells apart still told apart (:func:`caught`). A tree added to tell one slip apart
+    (:func:`abkit.grader.mistakes.told_slip`) need only keep telling that slip apart, in every exercise that has it,
+    by its search or by a direct call grading may make (:func:`abkit.grader.testplan.telling_call` makes it).
+    The measure is the same at every draw, so a seed gives the same tree however often a course draws again.
+    None when no draw of :data:`MAX_DRAWS` is as hard."""
+    tree, origin = fixture.tree, basis(fixture)
+    slip = told_slip(origin.source)
+    only = {m.id for m in same_slip(slip)} if slip else None
+    want = None if only else difficulty(origin, origin.tree)
+    want_caught = caught(origin, origin.tree, only)
     for _ in range(MAX_DRAWS):
         drawn = dataclasses.replace(tree, utilities={n: _draw(rng, *values) for n in tree.utilities},
                                     heuristics={n: _draw(rng, *values) for n in tree.heuristics})
-        if difficulty(fixture, drawn) == want and caught(fixture, drawn) >= want_caught:
+        if (want is None or difficulty(fixture, drawn) == want) and caught(fixture, drawn, only) >= want_caught:
             return drawn
     return None
+
+
+def basis(fixture: Fixture) -> Fixture:
+    """The fixture a drawn tree is measured against: the kit's published hidden fixture its recipe names (the
+    same whichever draw ``fixture`` is), else ``fixture`` itself (a tree the course wrote)."""
+    redrawn = _REDRAWN.match(fixture.source)
+    found = redrawn and _ORIGIN.match(redrawn.group("recipe"))
+    path = HIDDEN_FIXTURES / f"{found.group('id')}.yaml" if found else None
+    if path is None or not path.is_file():
+        return fixture
+    published = load_fixture(path)
+    same_shape = published.tree is not None and published.tree.children == fixture.tree.children
+    return published if same_shape and published.expected.keys() == fixture.expected.keys() else fixture
 
 
 def _draw(rng: random.Random, low: int, high: int, halves: bool) -> float:
@@ -267,11 +298,12 @@ def difficulty(fixture: Fixture, tree: Tree) -> tuple:
     return tuple(work)
 
 
-def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
-    """The mutants (:mod:`abkit.grader.mistakes`: the named mistakes and the slips) whose search differs from the
-    reference's on ``tree`` as grading tests it (every exercise it is a test of, either cut-off rule):
-    ``(exercise, mistake, rule)``. Each mutant is a new module per test (a slip may keep state between calls)."""
-    from abkit.grader.testplan import fits, fixture_search, orders_test
+def caught(fixture: Fixture, tree: Tree, only: set[str] | None = None) -> set[tuple[str, str, bool]]:
+    """The mutants (:mod:`abkit.grader.mistakes`: the named mistakes and the slips; of ``only`` when given) whose
+    outcome differs from the reference's on ``tree`` as grading tests it (every exercise it is a test of, either
+    cut-off rule; with ``only``, also every direct call grading may make there): ``(exercise, mistake, rule)``.
+    Each mutant is a new module per test (a slip may keep state between calls)."""
+    from abkit.grader.testplan import every_direct_call, fits, fixture_search, orders_test
     from abkit.judge import signature
     from abkit.grader.mistakes import fresh_mutant, mutants_of
     from abkit.reference import reference
@@ -280,15 +312,18 @@ def caught(fixture: Fixture, tree: Tree) -> set[tuple[str, str, bool]]:
     found = set()
     for algorithm in Algorithm:
         exercise = algorithm.exercise
-        if not fits(algorithm, fixture):
+        mistakes = [m for m in mutants_of(exercise) if only is None or m.id in only]
+        if not mistakes or not fits(algorithm, fixture):
             continue
         tests = [fixture_search(exercise, "hidden", fixture)]
         if algorithm.iterative:
             tests.append(orders_test(exercise, "hidden", fixture.id, tree, fixture.depth, fixture.title))
+        if only is not None and algorithm.plain:
+            tests += every_direct_call(exercise, "hidden", fixture.id, tree, fixture.title)
         for rule in (True, False):
             for test in tests:
                 want = signature(test.run_in_process(reference(algorithm, rule)))
-                for mistake in mutants_of(exercise):
+                for mistake in mistakes:
                     try:
                         got = signature(test.run_in_process(fresh_mutant(mistake.id, rule)))
                     except Exception as error:  # noqa: BLE001 - a mutant's ordered_actions may raise

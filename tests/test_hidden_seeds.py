@@ -128,7 +128,7 @@ def test_redrawing_keeps_every_earlier_seed_in_both_languages(abkit, course):
         lines = record(course, lang)
         assert [re.search(rf"{word} (\d+)", line).group(1) for line in lines] == ["808", "61", SEED, new]
         assert all(re.match(r"- \d{4}-\d{2}-\d{2}: ", line) for line in lines)
-        assert "`abkit fixtures redraw-hidden --seed 61`: `aima-variant.yaml`," in lines[1]
+        assert "`abkit fixtures redraw-hidden --seed 61`: `adequacy-alpha-assigned.yaml`," in lines[1]
         assert "`random-b3-d4-best-1.yaml`, `random-b3-d4-best-2.yaml`" in lines[3]  # what this draw wrote
     text = (course / "fixtures" / "hidden" / "README.md").read_text(encoding="utf-8")
     assert f"**seed {new}**" in text and f"**시드 {new}**" in text  # the head tells the latest draw

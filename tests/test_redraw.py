@@ -13,6 +13,7 @@ from abkit.fixture import fixture_paths, load_fixture, parse_fixture
 from abkit.loading import HIDDEN_FIXTURES, KIT_ROOT
 from abkit.randomtree import random_tree
 from abkit.authoring import redraw
+from abkit.grader.mistakes import same_slip, told_slip
 from abkit.authoring.course import init_course
 from abkit.authoring.verify import verify_fixture
 
@@ -41,7 +42,11 @@ def test_a_new_course_draws_its_own_hidden_trees_and_the_same_seed_the_same_ones
     published = {p.read_text(encoding="utf-8") for p in HIDDEN_FIXTURES.glob("*.yaml")}
     kept = {name for name, text in one.items() if text in published}
     assert kept == {"ttt-corner-opening.yaml", "ttt-empty-board.yaml", "nilsson-depth-2-unmerged.yaml"}
-    assert {n for n in one if one[n] == three.get(n)} == kept  # another seed: every drawn tree differs
+    # another seed: every drawn tree differs, but for a tree added to tell a slip apart that has two leaves (a tie
+    # at the root tells last_best apart: one of 37 values drawn twice, so two seeds may draw the same)
+    tiny = {p.name for p in (outside / "one" / "fixtures" / "hidden").glob("adequacy-*.yaml")
+            if len(load_fixture(p).tree.utilities) <= 2}
+    assert kept <= {n for n in one if one[n] == three.get(n)} <= kept | tiny
     readme = (outside / "one" / "fixtures" / "hidden" / "README.md").read_text(encoding="utf-8")
     assert "**seed 42**" in readme and "**시드 42**" in readme and "abkit fixtures redraw-hidden --seed 42" in readme
     assert course_id(outside / "one") != course_id(outside / "two") and course_id(outside / "one").startswith("one-")
@@ -64,6 +69,8 @@ def test_a_tree_written_for_both_rules_stays_one_tree_and_the_course_tests_only_
 
     pairs = {}
     for fixture in PUBLISHED.values():
+        if told_slip(fixture.source):  # a smallest tree may equal another rule's: each tells its own slip apart
+            continue
         pairs.setdefault(counterpart_key(fixture), []).append(fixture.id)
     assert sorted(sorted(ids) for ids in pairs.values() if len(ids) > 1) == [["rule-split-max", "rule-split-max-cs188"]]
     init_course(outside / "c", seed=5)
@@ -101,10 +108,16 @@ def test_every_drawn_tree_is_as_hard_as_the_one_it_replaces_and_verifies(outside
             assert fixture.tree.children == original.tree.children and fixture.tree.levels == original.tree.levels
             assert fixture.tree.probabilities == original.tree.probabilities and fixture.depth == original.depth
             assert fixture.tree.utilities != original.tree.utilities
+            values = [*fixture.tree.utilities.values(), *fixture.tree.heuristics.values()]
+            slip = told_slip(original.source)
+            if slip:  # a tree added to tell one slip apart: it still does, wherever that slip is made
+                only = {m.id for m in same_slip(slip)}
+                assert redraw.caught(fixture, fixture.tree, only) >= redraw.caught(original, original.tree, only)
+                assert all(-9 <= v <= 9 and 2 * v == int(2 * v) for v in values)
+                continue
             assert redraw.difficulty(fixture, fixture.tree) == redraw.difficulty(original, original.tree)
-            assert redraw.caught(fixture, fixture.tree) == redraw.caught(original, original.tree)
-            low, high = (0, 9)
-            assert all(low <= v <= high for v in [*fixture.tree.utilities.values(), *fixture.tree.heuristics.values()])
+            assert redraw.caught(fixture, fixture.tree) >= redraw.caught(original, original.tree)
+            assert all(0 <= v <= 9 for v in values)
 
 
 @pytest.mark.slow
@@ -124,7 +137,7 @@ def test_redrawing_in_a_course_with_the_same_seed_gives_the_same_trees(abkit, ou
     init_course(outside / "a", seed=7)
     init_course(outside / "b", seed=8)
     run = abkit("--course", outside / "b", "fixtures", "redraw-hidden", "--seed", "7", "--lang", "en")
-    assert run.status == 0 and "16 hidden fixtures drawn from seed 7" in run.out
+    assert run.status == 0 and "33 hidden fixtures drawn from seed 7" in run.out
     assert "aima-variant.yaml: the shape of aima-variant.yaml, new values from 0..9" in run.out
     assert "ttt-empty-board.yaml: kept (a tic-tac-toe position)" in run.out
     assert hidden_texts(outside / "a") == hidden_texts(outside / "b")  # drawing a drawn set again: the same trees
