@@ -13,6 +13,7 @@ import pytest
 
 from abkit.algorithms import Algorithm
 from abkit.grader.mistakes import fresh_mutant, mutants_of
+from abkit.authoring.redraw import redraw_hidden
 from abkit.authoring.adequacy import SmallTrees, add_tree, analyse, course_rubric, shapes
 from helpers import course_under
 
@@ -52,6 +53,19 @@ def test_the_kits_course_has_no_survivor_under_either_rule(abkit, tmp_path, rule
         assert list(counts) == ["mutants", "killed", "equivalent", "survived", "survivors"]
         assert counts["survived"] == 0 and counts["survivors"] == []
         assert counts["mutants"] == counts["killed"] + counts["equivalent"] >= 10, exercise
+
+
+@pytest.mark.slow
+def test_a_new_courses_own_hidden_trees_keep_every_slip_killed(abkit, tmp_path):
+    """A course grades with hidden trees drawn from its seed, not the kit's (``abkit init``, ``redraw-hidden``):
+    every tree added to tell a slip apart, drawn again, still does. One rule here: the draw checks both rules, and
+    CI runs the command in a course ``abkit init`` made under the other."""
+    with course_under("cs188", tmp_path / "course") as course:
+        done = redraw_hidden(7, course / "fixtures" / "hidden")
+        assert sum(d.how == "slip" for d in done) == len(list(course.glob("fixtures/hidden/adequacy-*.yaml"))) >= 10
+        run = abkit("fixtures", "adequacy", "--json")
+    assert run.status == 0, run.out
+    assert all(counts["survived"] == 0 for counts in json.loads(run.out)["exercises"].values())
 
 
 @pytest.mark.slow
