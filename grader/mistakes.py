@@ -348,13 +348,17 @@ class MistakeNamer:
     def name(self, exercise: str, graded: list) -> list[str]:
         """The mistakes of ``exercise`` whose traces equal the student's on every graded test (a
         :class:`~abkit.grader.judgement.TestGrade`) that runs on a tree (played games and board positions are left out:
-        see :attr:`~abkit.grader.testplan.Test.nameable`)."""
+        see :attr:`~abkit.grader.testplan.Test.nameable`). A mistake whose edits the course's own solution no longer
+        takes is never named."""
         tests = [tg for tg in graded if tg.test.nameable]
         if not tests or any(tg.signature is None for tg in tests):
             return []
         named = []
         for mistake in for_exercise(exercise):
-            module = mutant(mistake.id, self.rule)
+            try:
+                module = mutant(mistake.id, self.rule)
+            except MistakeEditError:  # the course rewrote its solution: this mistake cannot be told
+                continue
             if all(self._signature(mistake.id, module, tg.test) == tg.signature for tg in tests):
                 named.append(mistake.id)
         return named

@@ -50,7 +50,7 @@ from abkit.tree import Tree, TreeGame, backed_up_values
 from abkit.wire import encode, tree_to_data
 
 from abkit.grader import replies
-from abkit.grader.mistakes import ANY_ID, fresh_mutant, same_slip, told_slip
+from abkit.grader.mistakes import ANY_ID, MistakeEditError, fresh_mutant, same_slip, told_slip
 from abkit.grader.runtest import answer, game_from_request, run_test
 from abkit.grader.rubric import Rubric
 
@@ -334,17 +334,20 @@ def telling_call(exercise: str, source: str, fixture: Fixture, rule: bool) -> Te
     """On a tree added to tell a slip apart (:func:`abkit.grader.mistakes.told_slip`), when no mutant of the slip in
     ``exercise`` differs from the reference in the tree's search: the first of :func:`every_direct_call` in which
     one does (such a tree tells its slip apart only there), else None. The mutants are the kit's own code, run
-    in-process under the course's ``rule``."""
+    in-process under the course's ``rule``; None too when the course's solution no longer takes the mutant's edits."""
     slips = [m.id for m in same_slip(told_slip(fixture.source))] if fixture.tree is not None else []
     slips = [m for m in slips if ANY_ID[m].exercise == exercise]
     if not slips:
         return None
     ref = reference(Algorithm.of_exercise(exercise), rule)
     search = fixture_search(exercise, source, fixture)
-    for test in [search, *every_direct_call(exercise, source, fixture.id, fixture.tree, fixture.title)]:
-        want = _outcome_of(test, ref)
-        if any(_outcome_of(test, fresh_mutant(m, rule)) != want for m in slips):
-            return None if test is search else test
+    try:
+        for test in [search, *every_direct_call(exercise, source, fixture.id, fixture.tree, fixture.title)]:
+            want = _outcome_of(test, ref)
+            if any(_outcome_of(test, fresh_mutant(m, rule)) != want for m in slips):
+                return None if test is search else test
+    except MistakeEditError:  # the course rewrote its solution: the slip's mutant cannot be made, nor the call told
+        return None
     return None
 
 

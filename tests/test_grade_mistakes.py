@@ -70,6 +70,20 @@ def test_correct_solutions_get_full_marks(class_of_mutants, student):
         assert grade["score"] == grade["max_score"] and grade["mistakes"] == []
 
 
+#: real slips that cost almost nothing before the hidden trees added to tell them apart (issue 31's corpus: `alpha =
+#: v` lost 0.03 of 11 points, `int()` on a utility 0.1, a best value of 0 taken for "none yet" 0.2, ties broken
+#: toward the last action at a MIN root 0.21 of 10)
+CHEAP_BEFORE = ["bound_assigned", "truncated", "root_zero_none", "minimax_last_best_min"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mistake_id", CHEAP_BEFORE)
+def test_a_slip_that_cost_almost_nothing_now_loses_a_fair_share(class_of_mutants, mistake_id):
+    grade = class_of_mutants[mistake_id]["exercises"][BY_ID[mistake_id].exercise]
+    lost = grade["max_score"] - grade["score"]
+    assert 0.05 * grade["max_score"] <= lost < grade["max_score"], (mistake_id, lost)
+
+
 def test_an_edit_that_no_longer_applies_is_reported():
     from abkit.grader.mistakes import Mistake
 
@@ -89,3 +103,25 @@ def test_under_the_cs188_rule_strict_code_is_right_and_aima_code_is_the_named_mi
     assert extra["dave"]["exercises"]["alphabeta"]["score"] == extra["dave"]["exercises"]["alphabeta"]["max_score"]
     assert extra["aima"]["exercises"]["alphabeta"]["mistakes"] == ["equality_rule"]
     assert extra["aima"]["rule"] == "cs188"
+
+
+def test_a_course_that_rewrote_its_solution_grades_without_the_mutants_it_no_longer_takes(tmp_path):
+    """The catalogue's edits are of the kit's solutions: where a course's own no longer takes them, grading plans
+    its tests and names nothing, instead of failing the whole batch."""
+    from types import SimpleNamespace
+
+    from abkit.grader.mistakes import MistakeNamer
+    from abkit.grader.testplan import TestPlan
+
+    with course_under("aima", tmp_path / "course") as course:
+        solution = course / "solutions" / "alphabeta.py"
+        text = solution.read_text(encoding="utf-8")
+        assert "if v > beta or" in text
+        solution.write_text(text.replace("if v > beta or", "if beta < v or"), encoding="utf-8")
+        with pytest.raises(MistakeEditError):
+            mutant_source(BY_ID["fail_hard"])
+        plan = TestPlan(load_rubric())
+        direct = [x for x in plan.shared["alphabeta"] if x.function and x.source == "hidden"]
+        assert len(direct) == load_rubric().direct_tests - load_rubric().direct_tests // 2
+        graded = [SimpleNamespace(test=x, signature=("error", "X")) for x in plan.shared["alphabeta"] if x.nameable]
+        assert MistakeNamer(True).name("alphabeta", graded) == []
