@@ -29,15 +29,21 @@ def test_small_shapes_are_every_shape_of_the_stated_size():
     assert len(two) == len({str(s) for s in two}) == 24 and [0, [0, 0]] in two and [[0, 0, 0], [0, 0, 0]] in two
 
 
-def test_a_slip_at_a_min_root_is_told_apart_on_a_tree_of_two_leaves():
-    tree, depth = SmallTrees("alphabeta", True).difference(fresh_mutant("root_last_best_min", True))
+def test_a_slip_at_a_min_root_is_told_apart_on_a_tree_of_two_leaves(alphabeta_small_trees):
+    tree, depth = alphabeta_small_trees.difference(fresh_mutant("root_last_best_min", True))
     assert (tree.root_player, len(tree.utilities), depth) == ("MIN", 2, None)
+
+
+@pytest.fixture(scope="module")
+def alphabeta_small_trees():
+    """One checker for the module: its trees and the reference's outcomes on them are computed once."""
+    return SmallTrees("alphabeta", True)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("mistake", ["cut_break", "update_before_test", "max_cut_loose"])
-def test_an_equivalent_mutant_differs_on_no_small_tree(mistake):
-    checker = SmallTrees("alphabeta", True)
+def test_an_equivalent_mutant_differs_on_no_small_tree(alphabeta_small_trees, mistake):
+    checker = alphabeta_small_trees
     assert checker.difference(fresh_mutant(mistake, True)) is None and checker.tried > 10_000
 
 
