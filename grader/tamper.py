@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import builtins
 import hmac
-import json
 import operator
 import sys
 from types import FunctionType

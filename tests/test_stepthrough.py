@@ -10,7 +10,6 @@ import math
 import re
 import shutil
 import textwrap
-from pathlib import Path
 
 import pytest
 
@@ -19,14 +18,13 @@ from abkit.fixture import fixture_paths, load_fixture
 from abkit.game import CHANCE, MAX, MIN
 from abkit.loading import KIT_ROOT, load_module
 from abkit.trace import Trace, traced_search
-from abkit.tree import TreeGame
 from abkit.compare import compare
 from abkit.grader.mistakes import BY_ID, CATALOGUE, mutant
 from abkit.reference import reference_trace
 from abkit.stepthrough.page import page_names, script_json, student_panes, trace_page, wants_page
 from abkit.handouts.exercises import equality_cuts, root_tie
 from abkit.handouts.practice import difficulty, practice_answers, practice_tree, search, variant_tree
-from abkit.stepthrough.steps import aligned, divergence, final_bounds, reading, steps_of
+from abkit.stepthrough.steps import final_bounds, reading, steps_of
 from abkit.textree import fmt
 
 PUBLIC = KIT_ROOT / "fixtures" / "public"
