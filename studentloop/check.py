@@ -1,7 +1,8 @@
-"""An exercise's public tests, run in this process on the student's file: the engine of ``abkit check``.
+"""An exercise's public tests on the student's file: the engine of ``abkit check``, run in the exercise's child
+process (:mod:`abkit.studentloop.isolated`).
 
-``abkit check``, ``abkit watch`` and the students' plain ``pytest`` all call
-:func:`run_exercise` (or :func:`run_case` per test) and render each
+``abkit check``, ``abkit watch``, ``abkit trace --mine`` and the students' plain ``pytest`` all run
+:func:`run_case` per test there (:func:`load_student` loads the file first) and render each
 :class:`~abkit.feedback.TestResult` with :func:`~abkit.feedback.render_result`,
 the renderer grading's ``feedback.md`` uses, so every place says the same thing.
 
@@ -17,7 +18,7 @@ lists). An exercise with ``play`` also plays whole tic-tac-toe games
 (:mod:`abkit.play`). These are the public part of grading, test for test:
 grading makes the same calls and plays the same games, and judges them with
 the same :mod:`abkit.judge`. A search that does not end is stopped after the course's
-time limit.
+time limit: by the watchdog here, else from outside the process.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING
 
 from abkit.algorithms import Algorithm
 from abkit.cache import cached
@@ -57,9 +57,6 @@ from abkit.trace import CALLED, Call, Trace, TracingGame, traced_call, traced_se
 from abkit.tree import TreeGame
 
 from abkit.studentloop import limits
-
-if TYPE_CHECKING:
-    from typing import Iterator
 
 TRACEBACK_LINES, TRACEBACK_FRAMES = 24, 6  # a longer traceback (a runaway recursion) keeps 6 frames
 
@@ -315,39 +312,6 @@ def load_student(exercise: Exercise, folder: Path, time_limit: float) -> Student
     return Student(module)
 
 
-def run_exercise(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture]) -> list[TestResult]:
-    """The public tests of ``exercise`` on the student's file in ``folder`` (see :func:`exercise_results`)."""
-    return list(exercise_results(course, exercise, folder, fixtures))
-
-
-def exercise_results(course: Course, exercise: Exercise, folder: Path, fixtures: list[Fixture],
-                     langs: tuple[str, ...] = LANGS) -> Iterator[TestResult]:
-    """The public tests of ``exercise`` one by one, as they run (the file is loaded before the first); each
-    result's title in ``langs``.
-
-    A test the watchdog stopped (the time limit, or the memory watchdog) or that ran out of memory ends the
-    exercise: its result says so, on which tree, and how many of the exercise's tests were not run; they are not
-    yielded. The same search would stop again on the next tree, and the student hears of it at once.
-    """
-    cases = test_cases(exercise, fixtures)
-    if not cases:
-        return
-    student = load_student(exercise, folder, course.time_limit)
-    firsts: dict[str, TestResult] = {}  # a tree's first search, by the fixture's id
-    for k, case in enumerate(cases):
-        result = run_case(case, student, course, folder, langs)
-        if case.kind == "search" and case.fixture is not None:
-            firsts[case.fixture.id] = result
-        elif case.kind == "again":
-            told_if_state_kept(result, firsts.get(case.fixture.id))
-        stop = stop_message(result, case, student, len(cases) - k - 1)
-        if stop is not None:
-            result.detail = {**result.detail, "message": stop, "rest": len(cases) - k - 1}
-            yield result
-            return
-        yield result
-
-
 def told_if_state_kept(again: TestResult, first: TestResult | None) -> None:
     """When the search run ``again`` failed and did something else than its ``first`` run on the same tree (the
     observables: :func:`abkit.judge.signature`), say first that it keeps state between calls, as grading says."""
@@ -357,10 +321,10 @@ def told_if_state_kept(again: TestResult, first: TestResult | None) -> None:
         again.findings = [Finding("error", None, 0, Message("grade.repeat.differs")), *again.findings]
 
 
-def stop_message(result: TestResult, case: TestCase, student: Student, rest: int) -> Message | None:
+def stop_message(result: TestResult, case: TestCase, loaded: bool, rest: int) -> Message | None:
     """What ends the exercise after ``result``: a search stopped for its time or its memory (not a file that never
-    loaded: every test has its result already), in words that name the tree; else ``None``."""
-    if student.failure is not None or (result.status != "timeout" and "memory" not in result.detail):
+    ``loaded``: every test has its result already), in words that name the tree; else ``None``."""
+    if not loaded or (result.status != "timeout" and "memory" not in result.detail):
         return None
     titles = case.fixture.title if case.fixture is not None and case.fixture.title else dict(result.title)
     where = {"tree": Label(titles), "name": case.exercise.name, "count": rest}
@@ -396,7 +360,7 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path,
         sys.stdout = printed  # what the student's code prints: kept with its test (the first lines), not poured out
         with watchdog:
             KINDS[case.kind](case, student.module, course, folder, result)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stopped:
         if not watchdog.fired:
             raise
         result.student, result.tree, result.findings, result.traceback = None, None, [], []
@@ -404,6 +368,9 @@ def run_case(case: TestCase, student: Student, course: Course, folder: Path,
             result.status, result.detail = "error", {"memory": _seconds(course.memory_limit)}
         else:
             result.status, result.detail = "timeout", {"seconds": _seconds(course.time_limit)}
+            where = running_at(stopped, folder)
+            if where is not None:
+                result.detail["note"] = Message(where_key(where), **where)
     except SystemExit as error:  # sys.exit() in the student's code: where it was called, when it was
         result.status, result.tree, result.student, result.findings = "crashed", None, None, []
         result.detail = {"reason": _one_line(error), "message": Message("check.exit", code=repr(error.code))}
@@ -640,6 +607,26 @@ def _player(tree, state) -> str:
     from abkit.tree import TreeGame
 
     return (TreeGame(tree) if tree is not None else TicTacToe()).to_move(state)
+
+
+def running_at(error: BaseException, folder: Path) -> dict | None:
+    """Where in the student's files in ``folder`` the code was when ``error`` interrupted it: the innermost such
+    frame of its traceback as ``{"function", "line", "file"}`` (the file's name), or None."""
+    import traceback
+
+    folder = Path(folder).resolve()
+    for frame in reversed(traceback.extract_tb(error.__traceback__)):
+        try:
+            Path(frame.filename).resolve().relative_to(folder)
+        except (ValueError, OSError):
+            continue
+        return {"function": frame.name, "line": frame.lineno, "file": Path(frame.filename).name}
+    return None
+
+
+def where_key(where: dict) -> str:
+    """The message that says where stopped code was (:func:`running_at`): in a function, or loading the file."""
+    return "check.timeout.where_loading" if where["function"] == "<module>" else "check.timeout.where"
 
 
 def _seconds(value: float) -> str:

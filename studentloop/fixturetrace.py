@@ -87,7 +87,8 @@ def summary(trace: Trace, fixture: Fixture) -> dict:
 def mine(fixture: Fixture, algorithm: str, folder: Path | None, lang: str):
     """The student's search of ``algorithm`` on ``fixture`` (their file in ``folder``, default the course's
     exercises/), judged as ``abkit check`` judges it: a :class:`~abkit.feedback.TestResult`."""
-    from abkit.studentloop.check import TestCase, load_student, reference_recompute, run_case
+    from abkit.studentloop.check import TestCase, reference_recompute
+    from abkit.studentloop.isolated import Isolated
     from abkit.studentloop.limits import MemoryGuard
     from abkit.studentloop.report import find_course
 
@@ -102,6 +103,5 @@ def mine(fixture: Fixture, algorithm: str, folder: Path | None, lang: str):
         fixture = (recompute(fixture, course.prune_on_equality) if recompute else None) or fixture
     if fixture.prune_on_equality != course.prune_on_equality:
         raise UsageError("trace.mine.rule", path=str(fixture.path), rule=course.rule)
-    with MemoryGuard(course.memory_limit):
-        student = load_student(exercise, folder, course.time_limit)
-        return run_case(TestCase(exercise, fixture), student, course, folder), exercise
+    with MemoryGuard(course.memory_limit), Isolated(course, exercise, folder, [TestCase(exercise, fixture)]) as child:
+        return child.run(0), exercise

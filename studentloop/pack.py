@@ -126,7 +126,8 @@ def _module_files(folder: Path, name: str) -> list[Path]:
 
 def public_results(course: Course, folder: Path) -> dict[str, tuple[int, int]]:
     """Per exercise: how many of its public tests pass, of how many, run as ``abkit check`` runs them."""
-    from abkit.studentloop.check import course_fixtures, run_exercise
+    from abkit.studentloop.check import course_fixtures
+    from abkit.studentloop.isolated import run_exercise
 
     fixtures = course_fixtures(course, current_course().public_fixtures)
     results = {}

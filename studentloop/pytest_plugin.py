@@ -23,7 +23,8 @@ from abkit.feedback import TestResult, render_result
 from abkit.i18n import default_lang, t
 from abkit.textree import glyphs_for
 
-from abkit.studentloop.check import TestCase, course_fixtures, load_student, run_case, stop_message, test_cases
+from abkit.studentloop.check import TestCase, course_fixtures, stop_message, test_cases
+from abkit.studentloop.isolated import Isolated
 from abkit.studentloop.report import find_course
 
 
@@ -55,17 +56,19 @@ class ExerciseFile(pytest.File):
     def collect(self):
         self.course, self.folder = find_course(self.path.parent)
         self.exercise = self.course.get(self.path.stem)
-        self._student = None
+        self._child: Isolated | None = None
         self.stopped: str | None = None  # the test whose search was stopped: the later ones are not run
         self.cases = test_cases(self.exercise, course_fixtures(self.course, current_course().public_fixtures))
         for k, case in enumerate(self.cases):
             yield PublicTest.from_parent(self, name=case.name.split("/", 1)[1], case=case, left=len(self.cases) - k - 1)
 
-    def student(self):
-        """The student's module, loaded once for all the file's tests."""
-        if self._student is None:
-            self._student = load_student(self.exercise, self.folder, self.course.time_limit)
-        return self._student
+    def child(self) -> Isolated:
+        """The exercise's child process, where the student's file is loaded once for all the file's tests (ended
+        when the session ends)."""
+        if self._child is None:
+            self._child = Isolated(self.course, self.exercise, self.folder, self.cases)
+            self.session.config.add_cleanup(self._child.close)
+        return self._child
 
 
 class PublicTest(pytest.Item):
@@ -79,9 +82,9 @@ class PublicTest(pytest.Item):
         parent = self.parent
         if parent.stopped is not None:
             pytest.skip(t("check.skipped", default_lang(), name=parent.exercise.name, test=parent.stopped))
-        student = parent.student()
-        result = run_case(self.case, student, parent.course, parent.folder)
-        stop = stop_message(result, self.case, student, self.left)
+        child = parent.child()
+        result = child.run(parent.cases.index(self.case))
+        stop = stop_message(result, self.case, child.loaded, self.left)
         if stop is not None:
             result.detail = {**result.detail, "message": stop}
             parent.stopped = self.case.name

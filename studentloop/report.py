@@ -33,7 +33,8 @@ from abkit.i18n import LANGS, Message, t
 from abkit.info import Course, Exercise, load_info
 from abkit.textree import UNICODE, Glyphs
 
-from abkit.studentloop.check import course_fixtures, exercise_results, hidden_count, test_cases
+from abkit.studentloop.check import course_fixtures, hidden_count, test_cases
+from abkit.studentloop.isolated import exercise_results
 from abkit.studentloop.limits import MemoryGuard
 
 if TYPE_CHECKING:
