@@ -59,19 +59,19 @@ class TestResult:
         return self.title.get(lang) or self.title.get("en") or self.name
 
 
-def finding_lines(findings: list, lang: str) -> list[str]:
-    """The first :data:`MAX_FINDINGS` findings as sentences ("First difference: …", "Also: …"), then how many more
-    there are, if any."""
+def finding_lines(findings: list, lang: str, most: int = MAX_FINDINGS) -> list[str]:
+    """The first ``most`` findings as sentences ("First difference: …", "Also: …"), then how many more there are,
+    if any."""
     lines = [t("feedback.first" if k == 0 else "feedback.also", lang, text=f.message.render(lang))
-             for k, f in enumerate(findings[:MAX_FINDINGS])]
-    if len(findings) > MAX_FINDINGS:
-        lines.append(t("feedback.more", lang, count=len(findings) - MAX_FINDINGS))
+             for k, f in enumerate(findings[:most])]
+    if len(findings) > most:
+        lines.append(t("feedback.more", lang, count=len(findings) - most))
     return lines
 
 
 def render_result(result: TestResult, lang: str = "en", markdown: bool = False, g: Glyphs = UNICODE,
-                  show_tree: bool = True) -> str:
-    """One test's feedback as text (``markdown=False``) or Markdown."""
+                  show_tree: bool = True, most: int = MAX_FINDINGS) -> str:
+    """One test's feedback as text (``markdown=False``) or Markdown; at most ``most`` of its findings in words."""
     mark = {"passed": g.ok}.get(result.status, g.bad)
     title = f"{result.label(lang)} ({result.name})"
     head = f"### {mark} {title}" if markdown else f"{mark} {title}"
@@ -84,8 +84,8 @@ def render_result(result: TestResult, lang: str = "en", markdown: bool = False, 
     status = _status_text(result, lang)
     if status:
         lines.append(f"{indent}{status}")
-    said = finding_lines(result.findings, lang)
-    more = said.pop() if len(result.findings) > MAX_FINDINGS else None
+    said = finding_lines(result.findings, lang, most)
+    more = said.pop() if len(result.findings) > most else None
     lines += [f"{indent}- {text}" if markdown else f"{indent}{text}" for text in said]
     if more:
         lines.append(f"{indent}{more}")

@@ -43,6 +43,15 @@ if TYPE_CHECKING:
 #: statuses every test of an exercise gets alike when the file itself is the problem
 COLLAPSIBLE = ("not_started", "missing", "crashed")
 BAR = 20
+#: a first difference that points at the traceback below it -> the same said on one line
+BRIEF = {"compare.error": "compare.error_brief", "compare.error_again": "compare.error_brief",
+         "judge.root_value_error": "judge.root_value_error_brief"}
+#: how many tests a line of failing tests alike names before "…"
+MAX_NAMED = 3
+#: the most lines of other failing tests one screen gives (the last of them counts the rest when there are more)
+MAX_GROUPS = 2
+#: the most lines the first failing test's tree takes on one screen (a bigger one is cut around the first ⚠)
+MAX_TREE_LINES = 13
 #: an exercise's state as its one line says it
 PASSED, NOT_STARTED, FAILING = "passed", "not_started", "failing"
 
@@ -198,11 +207,13 @@ def working_on(course: Course, folder: Path) -> ExerciseRun | None:
 
 
 def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE, every: bool = False,
-          emit: Callable[[str], None] | None = None, keep: list | None = None) -> tuple[list[str], bool]:
+          emit: Callable[[str], None] | None = None, keep: list | None = None,
+          verbose: bool = False) -> tuple[list[str], bool]:
     """Run the public tests: ``name`` in full, or (``name`` None) the current exercise in full and one line for
     each other, or (``every``) all in full. Returns the lines (each also given to ``emit`` when it is ready) and
     whether the exercises asked about pass (all of them, when none is named). ``keep``: a list that receives the
-    results of the exercises shown in full (``abkit check --html`` writes pages from them)."""
+    results of the exercises shown in full (``abkit check --html`` writes pages from them). ``verbose``: every
+    test of an exercise shown in full, not one screen (:func:`exercise_lines`)."""
     folder = Path(folder) if folder is not None else current_course().exercises
     info = info_path(folder)
     course = load_info(info)
@@ -225,14 +236,14 @@ def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE,
         if name is not None or every:
             for run in runs:
                 if run.name in names:
-                    put(*exercise_lines(run, lang, g), "")
+                    put(*exercise_lines(run, lang, g, verbose), "")
             shown = [r.name for r in runs if r.name in names]
         else:
             now = current(runs)
             for run in runs:
                 if run is now:
-                    put(*(["", *exercise_lines(run, lang, g), ""] if run is not runs[0] else
-                          [*exercise_lines(run, lang, g), ""]))
+                    put(*(["", *exercise_lines(run, lang, g, verbose), ""] if run is not runs[0] else
+                          [*exercise_lines(run, lang, g, verbose), ""]))
                 else:
                     put(status_line(run, lang, g))
             if now is not runs[-1]:
@@ -257,11 +268,25 @@ def _remember(memo: Entry, runs: list[ExerciseRun]) -> None:
         memo.store(summaries)
 
 
-def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> list[str]:
-    """Each test's feedback; the tree only for the first failure, a file-level status only once."""
+def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE, verbose: bool = False) -> list[str]:
+    """An exercise in full: one screen by default (:func:`_one_screen`), every test's feedback with ``verbose``;
+    then how many of its tests pass."""
     lines = [t("check.exercise", lang, name=run.name, title=run.title(lang))]
+    results = run.run_all()
+    shown, briefer = (_every_test(results, lang, g), False) if verbose else _one_screen(results, lang, g)
+    lines += shown
+    if not run.total:
+        lines.append(t("check.no_tests", lang))
+    key = "check.summary.done" if run.done else "check.summary.one_screen" if briefer else "check.summary.todo"
+    lines.append(t(key, lang, name=run.name, passed=run.passed, total=run.total))
+    return lines
+
+
+def _every_test(results: list[TestResult], lang: str, g: Glyphs) -> list[str]:
+    """Each test's feedback; the tree only for the first failure, a file-level status only once."""
+    lines: list[str] = []
     tree_shown, collapsed, seen, shown_in = False, 0, set(), {}
-    for result in run.run_all():
+    for result in results:
         if result.status in COLLAPSIBLE and result.status in seen:
             collapsed += 1
             continue
@@ -275,11 +300,79 @@ def exercise_lines(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> list[str
         tree_shown = tree_shown or (not result.passed and result.student is not None)
     if collapsed:
         lines.append(t("check.collapsed", lang, count=collapsed))
-    if not run.total:
-        lines.append(t("check.no_tests", lang))
-    key = "check.summary.done" if run.done else "check.summary.todo"
-    lines.append(t(key, lang, name=run.name, passed=run.passed, total=run.total))
     return lines
+
+
+def _one_screen(results: list[TestResult], lang: str, g: Glyphs) -> tuple[list[str], bool]:
+    """The passing tests counted, not listed (the summary line counts them); the first failing test in full (its
+    tree, its first difference); every other failing test on one line, and the tests whose first difference is of
+    the same kind on one line together, said once with their count. A file-level status (not started, missing,
+    crashed) is said once for all. Also whether anything was said briefer than ``--verbose`` says it."""
+    failing = [r for r in results if not r.passed]
+    if not failing:
+        return [], False
+    if all(r.status in COLLAPSIBLE and r.status == failing[0].status for r in failing):
+        return _every_test(failing, lang, g), False
+    first = failing[0]  # its first difference in full; the tree unless an error's traceback says where
+    lines = [fit_tree(render_result(replace(first, findings=first.findings[:1]), lang, g=g,
+                                    show_tree=not first.traceback), lang, g)]
+    groups: dict[tuple, list[TestResult]] = {}
+    for result in failing[1:]:
+        groups.setdefault(_kind(result), []).append(result)
+    kinds = list(groups.values())
+    shown = kinds if len(kinds) <= MAX_GROUPS else kinds[:MAX_GROUPS - 1]
+    for alike in shown:
+        sentence = headline(alike[0], lang)
+        if len(alike) == 1:
+            lines.append(t("check.other_failing", lang, mark=g.bad, test=alike[0].label(lang), sentence=sentence))
+        else:
+            named = [r.label(lang) for r in alike[:MAX_NAMED]]
+            tests = ", ".join(named) + (", …" if len(alike) > MAX_NAMED else "")
+            lines.append(t("check.alike_failing", lang, mark=g.bad, count=len(alike), tests=tests, sentence=sentence))
+    rest = sum(len(alike) for alike in kinds[len(shown):])
+    if rest:
+        lines.append(t("check.other_kinds", lang, mark=g.bad, count=rest))
+    return lines, True
+
+
+def fit_tree(text: str, lang: str, g: Glyphs, most: int = MAX_TREE_LINES) -> str:
+    """``text`` (a test's feedback) with its drawn tree cut to ``most`` lines: the lines around the first place the
+    search leaves the pseudocode's path (⚠), else the first ones, and a line saying how many are left out above and
+    below."""
+    lines = text.split("\n")
+    heading = next((k for k, line in enumerate(lines) if line.strip() == t("feedback.tree", lang)), None)
+    if heading is None or len(lines) - heading - 1 <= most:
+        return text
+    tree = lines[heading + 1:]
+    marked = next((k for k, line in enumerate(tree) if g.warn in line), 0)
+    room = most - 1  # one line says what is left out
+    start = max(0, min(marked - room // 2, len(tree) - room))
+    if 0 < start < len(tree) - room:  # left out at both ends: a line for each
+        room -= 1
+    kept = tree[start:start + room]
+    above, below = start, len(tree) - start - len(kept)
+    indent = tree[0][:len(tree[0]) - len(tree[0].lstrip())]
+    kept = ([indent + t("check.tree_cut", lang, count=above)] if above else []) + kept + \
+        ([indent + t("check.tree_cut", lang, count=below)] if below else [])
+    return "\n".join(lines[:heading + 1] + kept)
+
+
+def _kind(result: TestResult) -> tuple:
+    """What a failing test's first difference is, for grouping: its status and the first finding's message."""
+    first = result.findings[0].message.key if result.findings else None
+    return result.status, first, bool(result.detail.get("call"))
+
+
+def headline(result: TestResult, lang: str) -> str:
+    """The first thing a failing test's feedback says: its first difference (an error's without the words
+    pointing at a traceback: a line of its own shows none), else its status in words."""
+    if result.findings:
+        message = result.findings[0].message
+        if message.key in BRIEF:
+            message = Message(BRIEF[message.key], **message.params)
+        return message.render(lang)
+    lines = render_result(result, lang).splitlines()
+    return lines[1].strip() if len(lines) > 1 else ""
 
 
 def _again(finding: Finding, where: str) -> Finding:

@@ -70,7 +70,7 @@ def test_a_fresh_stub_points_at_its_todo_not_a_traceback(abkit):
 
 
 def test_the_reference_passes_every_public_test(abkit, student):
-    run = abkit("check", "--all", "--exercises", student(), "--lang", "en")
+    run = abkit("check", "--verbose", "--all", "--exercises", student(), "--lang", "en")
     assert run.status == 0 and "✗" not in run.out
     assert "minimax: every public test passes (35 tests)." in run.out
     assert "expectimax: every public test passes (3 tests)." in run.out
@@ -99,7 +99,7 @@ def test_with_every_exercise_passing_check_shows_one_line_each(abkit, student):
     (FAIL_HARD, "en", "C returned 3; the pseudocode returns 2"),
 ])
 def test_known_mistakes_name_the_node_and_the_cut(abkit, student, edits, lang, words):
-    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, edits)), "--lang", lang)
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", student(edited(ALPHABETA, edits)), "--lang", lang)
     assert run.status == 1 and words in run.out
     assert "== minimax" not in run.out and "✓ minimax" not in run.out  # only the exercise asked for
     assert ("Progress: 4/5 exercises" if lang == "en" else "진행: 연습 문제 5개 중 4개 완료") in run.out  # all of them
@@ -111,12 +111,12 @@ def test_a_root_value_off_is_said_of_the_call_that_gave_it(abkit, student):
     swapped = [("v = max(v, min_value(game, game.result(state, a), alpha, beta))",
                 "v = max(v, min_value(game, game.result(state, a), beta, alpha))")]
     folder = student(edited(ALPHABETA, swapped))
-    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "en")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", folder, "--lang", "en")
     assert ("First difference: max_value(game, 'A', -∞, +∞), called on the root after the search to check its value, "
             "returned 14; expected 3.") in run.out and "the value of the root is" not in run.out
     assert ("C1a was entered with α=+∞, β=5; the pseudocode enters it with α=5, β=+∞. Its α is above its β, which no "
             "call of the pseudocode has: check the order in which α and β are passed") in run.out
-    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "ko")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", folder, "--lang", "ko")
     assert "탐색이 끝난 뒤 루트의 값을 확인하려고 호출한 max_value(game, 'A', -∞, +∞)의 결과는 14, 정답은 3입니다." in run.out
     assert "α가 β보다 큰데, 의사코드에는 그런 호출이 없습니다." in run.out
 
@@ -129,7 +129,7 @@ def test_an_exception_is_told_once_with_its_traceback_and_no_advice_on_what_it_s
                                 "as in the test alphabeta/aima-fig-5-2 above (its traceback is shown there)"),
                                ("ko", "(아래에 트레이스백이 있습니다)",
                                 "alphabeta/aima-fig-5-2 테스트에서처럼 탐색 코드에서 ValueError 예외가 발생했습니다")):
-        run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, raising)), "--lang", lang)
+        run = abkit("check", "--verbose", "alphabeta", "--exercises", student(edited(ALPHABETA, raising)), "--lang", lang)
         assert run.status == 1 and "UTILITY" not in run.out
         shown = run.out.count("Where your code failed" if lang == "en" else "코드가 실패한 곳")
         assert shown == 1 and run.out.count(below) == 1 and run.out.count(above) > 5
@@ -156,11 +156,11 @@ UTILITY_TWICE = [("    if game.terminal_test(state):\n        return game.utilit
 def test_a_finding_says_what_the_search_did(abkit, student, exercise, edits, english, not_said, korean):
     source = {"minimax": MINIMAX, "alphabeta": ALPHABETA}[exercise]
     folder = student(**{exercise: edited(source, edits)})
-    run = abkit("check", exercise, "--exercises", folder, "--lang", "en")
+    run = abkit("check", "--verbose", exercise, "--exercises", folder, "--lang", "en")
     searches = [block for block in run.out.split("\n✗")[1:] if "called directly" not in block.splitlines()[0]]
     assert english in run.out and not any(not_said in block for block in searches)  # (a direct call on B may say
     # B's best child value: B is no leaf)
-    assert korean in abkit("check", exercise, "--exercises", folder, "--lang", "ko").out
+    assert korean in abkit("check", "--verbose", exercise, "--exercises", folder, "--lang", "ko").out
 
 
 def test_what_the_code_prints_stays_with_its_test(abkit, student):
@@ -168,7 +168,7 @@ def test_what_the_code_prints_stays_with_its_test(abkit, student):
     many it printed; nothing is poured out ahead of the report."""
     printing = STRICT + [("    for a in game.actions(state):\n        v = max(v,",
                           "    for a in game.actions(state):\n        print('at', state, a)\n        v = max(v,")]
-    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, printing)), "--lang", "en")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", student(edited(ALPHABETA, printing)), "--lang", "en")
     assert run.out.startswith("== alphabeta")  # no print before the report
     assert "✓ AIMA Figure 5.2 (alphabeta/aima-fig-5-2)\n    (your code printed 3 lines during this test: shown for " \
            "failing tests only)" in run.out
@@ -176,7 +176,7 @@ def test_what_the_code_prints_stays_with_its_test(abkit, student):
     failing = run.out.split("✗ Ties at the root (alphabeta/root-ties)")[1].split("\n✓")[0].split("\n✗")[0]
     assert "    Your code printed, during this test:\n      at A B\n      at A C\n      at A D\n" in failing
     assert "Your code printed 96 lines during this test; the first 10:" in run.out  # a tic-tac-toe position
-    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, printing)), "--lang", "ko")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", student(edited(ALPHABETA, printing)), "--lang", "ko")
     assert "이 테스트 동안 코드가 96줄을 출력했습니다. 처음 10줄:" in run.out
 
 
@@ -199,7 +199,7 @@ def test_an_exercise_may_be_named_by_its_file(abkit, student, typed):
 
 def test_the_root_mistake_passes_the_direct_calls(abkit, student):
     """Direct calls of MIN-VALUE with the right window isolate the root's loop as the culprit."""
-    run = abkit("check", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", student(edited(ALPHABETA, ROOT_NO_PASS)), "--lang", "en")
     assert "✓ AIMA Figure 5.2 · MAX-VALUE/MIN-VALUE called directly" in run.out
     assert "✗ AIMA Figure 5.2 (alphabeta/aima-fig-5-2)" in run.out
 
@@ -449,7 +449,7 @@ BEYOND = [
 def test_mistakes_beyond_the_trees_are_explained(abkit, student, exercise, edits, lang, words):
     folder = student()
     (folder / f"{exercise}.py").write_text(edited(_solution(exercise), edits), encoding="utf-8")
-    run = abkit("check", exercise, "--exercises", folder, "--lang", lang)
+    run = abkit("check", "--verbose", exercise, "--exercises", folder, "--lang", lang)
     assert run.status == 1 and words in run.out, run.out
 
 

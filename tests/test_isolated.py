@@ -107,7 +107,7 @@ def test_code_that_ends_its_own_process_costs_its_test_and_the_next_test_runs(tm
 
 def test_abkit_check_reports_the_c_call_loop_and_the_other_exercises(abkit, tmp_path):
     line = student_with(tmp_path, C_LOOP)
-    run = abkit("check", "--all", "--exercises", tmp_path, "--lang", "en")
+    run = abkit("check", "--verbose", "--all", "--exercises", tmp_path, "--lang", "en")
     assert run.status == 1 and "Traceback" not in run.out + run.err
     assert f"running min_value, line {line} of alphabeta.py" in run.out
     assert "✓ AIMA Figure 5.2 (minimax/aima-fig-5-2)" in run.out  # the next exercise runs in a child of its own

@@ -13,6 +13,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("check.help.exercise_current", lang))
     p.add_argument("--all", dest="every", action="store_true", help=t("check.help.all", lang))
     p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
+    p.add_argument("--verbose", action="store_true", help=t("check.help.verbose", lang))
     p.add_argument("--html", metavar="DIR", help=t("check.help.html", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
@@ -22,7 +23,7 @@ def plain(exercise: str | None, lang: str) -> SimpleNamespace:
     """What :func:`register`'s parser makes of ``abkit check [EXERCISE]`` without options (kept beside it:
     ``tests/test_cli.py`` compares the two), for :func:`abkit.cli.main.plain_check`."""
     return SimpleNamespace(lang=lang, course=None, command="check", exercise=exercise, every=False, exercises=None,
-                           html=None, run=run)
+                           html=None, verbose=False, run=run)
 
 
 def run(args) -> int:
@@ -34,7 +35,7 @@ def run(args) -> int:
 
     results: list | None = [] if getattr(args, "html", None) else None
     _, ok = check(args.exercises, args.exercise, args.lang, glyphs_for(sys.stdout), every=args.every, emit=emit,
-                  keep=results)
+                  keep=results, verbose=args.verbose)
     if results is not None:
         from pathlib import Path
 

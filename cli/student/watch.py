@@ -13,6 +13,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("exercise", nargs="?", metavar="EXERCISE", help=t("check.help.exercise_current", lang))
     p.add_argument("--all", dest="every", action="store_true", help=t("watch.help.all", lang))
     p.add_argument("--exercises", metavar="DIR", help=t("check.help.exercises", lang))
+    p.add_argument("--verbose", action="store_true", help=t("check.help.verbose", lang))
     p.add_argument("--interval", type=float, default=0.5, metavar="SECONDS", help=t("watch.help.interval", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
@@ -36,7 +37,8 @@ def run(args, sleep=None) -> int:
     def once() -> None:
         clear_screen(sys.stdout)
         forget_modules(folder)  # a helper module the student edited is imported again, as a new check would
-        _, ok = check(args.exercises, args.exercise, args.lang, g, every=getattr(args, "every", False), emit=emit)
+        _, ok = check(args.exercises, args.exercise, args.lang, g, every=getattr(args, "every", False), emit=emit,
+                      verbose=getattr(args, "verbose", False))
         print(t("watch.all_pass" if ok else "watch.waiting", args.lang, path=folder))
         sys.stdout.flush()
 
