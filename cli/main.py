@@ -162,14 +162,15 @@ def main(argv: list[str] | None = None) -> int:
         with chosen_course(args.course, getattr(args, "needs_course", True)):
             return args.run(args)
     except NoCourse as error:
-        key = "cli.not_a_course" if error.named else "cli.no_course"
+        key = edition_words("cli.not_a_course" if error.named else "cli.no_course")
         print(t("cli.error", args.lang, message=t(key, args.lang, path=error.where)), file=sys.stderr)
         return 2
     except FixtureError as error:
         print(error.render(args.lang), file=sys.stderr)  # path:line: message, as compilers write it
         return 2
     except FileNotFoundError as error:  # a part of the course folder is missing (its solutions/, handouts/, ...)
-        print(t("cli.error", args.lang, message=t("cli.missing_file", args.lang, path=error.filename)), file=sys.stderr)
+        print(t("cli.error", args.lang, message=t(edition_words("cli.missing_file"), args.lang, path=error.filename)),
+              file=sys.stderr)
         return 2
     except UsageError as error:  # it may name a file of the student's or the class's: shown without escapes
         from abkit.safetext import terminal
@@ -183,3 +184,11 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def edition_words(key: str) -> str:
+    """``key``, or its student edition's variant there: the edition has no ``abkit init`` and its folder no
+    solutions, rubric or handouts, so its advice names none of them."""
+    from abkit.cli.groups import student_edition
+
+    return f"{key}_edition" if student_edition() else key

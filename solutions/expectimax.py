@@ -37,7 +37,7 @@ def expectiminimax(game, state):
 
     EXPECTIMINIMAX(s): PLAYER(s)에 따라 s의 MAX-VALUE, MIN-VALUE 또는 CHANCE-VALUE입니다.
     PLAYER(s)는 game.to_move(s)이며 "MAX", "MIN", 또는 주사위를 던질 차례이면 "CHANCE"입니다.
-    확률 노드의 결과 r은 그 노드의 ACTIONS이고, P(r)는 game.probability(s, r)입니다.
+    확률 노드의 결과 r은 그 노드의 ACTIONS이고, P(r)은 game.probability(s, r)입니다.
     """
     # BEGIN SOLUTION
     player = game.to_move(state)

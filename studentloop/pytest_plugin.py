@@ -43,7 +43,7 @@ def pytest_collect_file(file_path, parent):
     try:
         current_course()
     except NoCourse as error:  # pytest run outside any course folder: one sentence, no traceback
-        raise pytest.UsageError(t("cli.no_course", default_lang(), path=error.where)) from None
+        raise pytest.UsageError(t("check.pytest_no_course", default_lang(), path=error.where)) from None
     course, _ = find_course(file_path.parent)
     if course.get(file_path.stem) is None:
         return None

@@ -206,6 +206,23 @@ def working_on(course: Course, folder: Path) -> ExerciseRun | None:
         return current(exercise_runs(course, folder))
 
 
+def first_failure(course: Course, exercise: Exercise, folder: Path) -> TestResult | None:
+    """The first public test of ``exercise`` the student's files in ``folder`` fail (the tests run up to it, held to
+    the course's memory limit), or None when every one passes."""
+    with MemoryGuard(course.memory_limit):
+        fixtures = course_fixtures(course, current_course().public_fixtures)
+        run = ExerciseRun(course, exercise, folder, fixtures)
+        if run.status == PASSED:
+            return None
+        return next((r for r in run.results if not r.passed), None)
+
+
+def seen_kind(result: TestResult) -> str:
+    """What went wrong first in a failing test, as the hints name it: its first finding's kind
+    (:data:`abkit.compare.KINDS`), else its status (``timeout``, ``crashed``, ...)."""
+    return result.findings[0].kind if result.findings else result.status
+
+
 def check(folder: Path | None, name: str | None, lang: str, g: Glyphs = UNICODE, every: bool = False,
           emit: Callable[[str], None] | None = None, keep: list | None = None,
           verbose: bool = False) -> tuple[list[str], bool]:

@@ -246,3 +246,16 @@ def test_the_editions_readme_is_in_the_release_language_first(edition, tmp_path)
         re.search(r"[가-힣]", line) for line in first if line.strip()), first
     assert korean.index("# abkit — student edition") > korean.index("```")
     assert english.index("# abkit — 학생용") > english.index("```")
+
+
+@pytest.mark.slow
+def test_outside_its_folder_the_edition_advises_only_what_it_has(edition, tmp_path):
+    """The edition has no ``abkit init`` and its folder no solutions, rubric or handouts: its advice names none."""
+    code = f"import sys; sys.path.insert(0, {str(edition)!r}); from abkit.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    for args, words in ((["check", "--lang", "en"], "run the command inside the folder of the student edition"),
+                        (["check", "--course", str(tmp_path), "--lang", "en"], "name the folder of the student edition"),
+                        (["check", "--lang", "ko"], "받은 학생용 판의 폴더")):
+        proc = run(tmp_path, "-c", code, *args)
+        assert str(edition) in run(tmp_path, "-c", code.replace("from abkit.cli.main import main; sys.exit(main(sys.argv[1:]))", "import abkit; print(abkit.__file__)")).stdout
+        assert proc.returncode == 2 and words in proc.stderr, proc.stderr
+        assert "abkit init" not in proc.stderr and "solutions/" not in proc.stderr and "Traceback" not in proc.stderr

@@ -1,5 +1,6 @@
-"""``abkit hint [EXERCISE] [N]``: the first N hints of an exercise (staged: one more each time); by default of
-the current exercise, the first that does not pass all its public tests."""
+"""``abkit hint [EXERCISE] [N]``: a hint for the first difference ``abkit check`` finds in the exercise, then its
+first N staged hints (one more each time); by default of the current exercise, the first that does not pass all
+its public tests."""
 
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run(args) -> int:
     from abkit.errors import UsageError
-    from abkit.studentloop.report import chosen, find_course, working_on
+    from abkit.i18n import catalogue
+    from abkit.studentloop.report import chosen, find_course, first_failure, seen_kind, working_on
 
     course, folder = find_course(args.exercises)
     name, count = args.exercise, args.count
@@ -30,6 +32,10 @@ def run(args) -> int:
             return 0
         name = now.name
     exercise = course.get(chosen(course, name)[0])
+    failing = first_failure(course, exercise, folder)
+    key = failing and f"hint.seen.{seen_kind(failing)}"
+    if key and key in catalogue(args.lang):
+        print(t("hint.seen", args.lang, test=failing.label(args.lang), hint=t(key, args.lang)))
     hints = exercise.hints[args.lang]
     count = 1 if count is None else count
     if count < 1:
