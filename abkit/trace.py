@@ -89,6 +89,8 @@ class Trace:
     tampered: the search changed the wrapper it was given so that the game's answers or the record change
         (:mod:`abkit.tampering`'s rule: a new attribute of another name, a debug counter, is not a change);
         not part of :meth:`to_dict` (the grader's process sends it as the reply's ``tampered``).
+    eval_calls: how many of the ``evaluated`` states the search's ``eval_fn`` was called on (a depth-limited search;
+        the rest were UTILITY's); not part of :meth:`to_dict`.
     """
 
     algorithm: str
@@ -101,6 +103,7 @@ class Trace:
     error: BaseException | str | None = None
     value_error: BaseException | str | None = None
     tampered: bool = field(default=False, compare=False)
+    eval_calls: int = field(default=0, compare=False)
     _kids: tuple[int, int, dict[int | None, list[int]]] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -223,7 +226,7 @@ class CountedTrace(Trace):
         """``trace`` reduced to its outcome and counts."""
         counted = cls(trace.algorithm, trace.root, value=trace.value, action=trace.action, nodes=trace.nodes,
                       leaves=trace.leaves, error=trace.error, value_error=trace.value_error)
-        counted.tampered = trace.tampered
+        counted.tampered, counted.eval_calls = trace.tampered, trace.eval_calls
         return counted
 
     def to_dict(self) -> dict[str, Any]:
@@ -556,6 +559,7 @@ def _signature(function: Callable) -> tuple[list[str], dict]:
 def _recording(eval_fn: Callable, trace: Trace) -> Callable:
     def evaluated(state: State) -> float:
         trace.evaluated.append(state)
+        trace.eval_calls += 1
         return eval_fn(state)
     return evaluated
 

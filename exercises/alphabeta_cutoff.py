@@ -69,6 +69,12 @@ def max_value(game, state, alpha, beta, depth, eval_fn):
         if v >= beta then return v
         alpha <- MAX(alpha, v)
     return v
+
+    EVAL(state) is eval_fn(state), a number: the state's estimated value for MAX. Call it where
+    CUTOFF-TEST holds, not game.utility(state), which is only for a state where the game is over.
+
+    EVAL(state)는 eval_fn(state)이며, state의 값을 MAX 기준으로 어림한 수입니다. CUTOFF-TEST가
+    참이면 game.utility(state)가 아니라 이 함수를 부르세요. game.utility는 게임이 끝난 상태에만 씁니다.
     """
     # TODO: write max_value here, following the pseudocode in its docstring.
     # TODO: docstring의 의사코드를 따라 여기에 max_value 함수를 작성하세요.

@@ -511,6 +511,8 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         findings = with_root_value(findings, student, lambda state: _player(game, state), depth)
     if direct:
         findings = direct_findings(findings, expected.root)
+    if judged and findings and never_evaluated(student):
+        findings = [Finding("evaluated", None, 0, Message("compare.no_eval")), *findings]
     if judged and student.tampered:  # as grading tells it: the test cannot be trusted
         findings = [Finding("error", None, 0, Message("grade.tampered")), *findings]
     result.student, result.expected, result.findings = student, expected, findings
@@ -531,6 +533,14 @@ def _judge(result: TestResult, student: Trace, expected: Trace, course: Course |
         result.findings = [Finding("value", None, 0, Message("compare.value", got=fmt(student.value),
                                                              want=fmt(expected.value)))]
     result.status = "passed" if passed else "failed"
+
+
+def never_evaluated(student: Trace) -> bool:
+    """Whether a depth-limited search evaluated states but never through its ``eval_fn`` (UTILITY at the depth
+    limit says nothing: on a board where the game is not over it is 0)."""
+    spec = Algorithm.named(student.algorithm)
+    return spec is not None and spec.depth_limited and student.error is None and bool(student.evaluated) \
+        and student.eval_calls == 0
 
 
 def _not_started(result: TestResult, error: NotImplementedError, folder: Path) -> None:

@@ -45,7 +45,7 @@ def to_data(value: Any) -> Any:
         return {"$": "CountedTrace", "fields": to_data({
             "algorithm": value.algorithm, "root": value.root, "value": value.value, "action": value.action,
             "nodes": value.node_count, "leaves": value.leaf_count, "error": value.error,
-            "value_error": value.value_error}), "tampered": value.tampered}
+            "value_error": value.value_error}), "tampered": value.tampered, "eval_calls": value.eval_calls}
     if type(value).__name__ in RECORDS and type(value) is RECORDS[type(value).__name__]:
         fields = {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)
                   if f.init and not f.name.startswith("_")}
@@ -76,7 +76,7 @@ def from_data(data: Any) -> Any:
         return str(data["text"])
     if kind == "CountedTrace":
         trace = CountedTrace(**from_data(data["fields"]))
-        trace.tampered = bool(data.get("tampered"))
+        trace.tampered, trace.eval_calls = bool(data.get("tampered")), int(data.get("eval_calls", 0))
         return trace
     if kind in RECORDS:
         return RECORDS[kind](**{name: from_data(v) for name, v in data["fields"].items()})

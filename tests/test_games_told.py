@@ -1,0 +1,43 @@
+"""Slips seen on tic-tac-toe positions, told for what they are (issue 32): a value returned where an action belongs
+(a square is a number too), and a depth-limited search that never calls its ``eval_fn``."""
+
+from __future__ import annotations
+
+from abkit.loading import EXERCISES, SOLUTIONS
+
+from test_one_screen import midway, slip
+
+
+def test_a_value_returned_for_an_action_is_told_as_such_on_a_board(abkit, tmp_path):
+    folder = midway(tmp_path, slip("returns_value"))
+    run = abkit("check", "alphabeta", "--verbose", "--exercises", folder, "--lang", "en")
+    board = run.out.split("(alphabeta/ttt-o-blocks)\n", 1)[1].split("\n✗", 1)[0]
+    assert "the chosen action is 0; expected 2. 0 is also the root's value" in board
+    run = abkit("check", "alphabeta", "--verbose", "--exercises", folder, "--lang", "ko")
+    assert "0은 내 MAX-VALUE/MIN-VALUE가 주는 루트의 값과도 같습니다" in run.out
+
+
+def test_a_tie_broken_otherwise_is_not_called_a_value(abkit, tmp_path):
+    folder = midway(tmp_path, slip("last_best"))
+    run = abkit("check", "alphabeta", "--verbose", "--exercises", folder, "--lang", "en")
+    assert "is also the root's value" not in run.out
+
+
+def test_a_depth_limited_search_that_never_calls_eval_fn_is_told_so(abkit, tmp_path):
+    folder = midway(tmp_path, slip("v_zero"))
+    reference = (SOLUTIONS / "alphabeta_cutoff.py").read_text(encoding="utf-8")
+    assert reference.count("return eval_fn(state)") == 2
+    (folder / "alphabeta_cutoff.py").write_text(reference.replace("return eval_fn(state)", "return game.utility(state)"),
+                                                encoding="utf-8")
+    run = abkit("check", "alphabeta_cutoff", "--verbose", "--exercises", folder, "--lang", "en")
+    nilsson = run.out.split("(alphabeta_cutoff/nilsson-depth-2)\n", 1)[1].split("\n✗", 1)[0]
+    assert "First difference: your search never called eval_fn" in nilsson
+    (folder / "alphabeta_cutoff.py").write_text(reference.replace("return eval_fn(state)", "return eval_fn(state) + 1"),
+                                                encoding="utf-8")  # wrong, but it calls eval_fn
+    wrong = abkit("check", "alphabeta_cutoff", "--verbose", "--exercises", folder, "--lang", "en")
+    assert wrong.status == 1 and "never called eval_fn" not in wrong.out
+
+
+def test_the_stub_shows_how_to_call_eval_fn():
+    stub = (EXERCISES / "alphabeta_cutoff.py").read_text(encoding="utf-8")
+    assert "EVAL(state) is eval_fn(state)" in stub and "EVAL(state)는 eval_fn(state)" in stub
