@@ -101,7 +101,10 @@ def _bar(lang: str, diff: bool) -> str:
 
 
 def _pane(index: int, title: str, svg: str, width: float, lang: str, note: str = "") -> str:
-    rows = [("step", t("page.step", lang)), ("node", t("page.node", lang)), ("visit", t("page.visit", lang)),
+    """One pane: its tree, and the step's fields. Beside another pane the step is named as this pane's own (the
+    two searches take different numbers of steps: 13 of 22 in one is 15 of 21 in the other)."""
+    step = t("page.step_of", lang, title=title) if title else t("page.step", lang)
+    rows = [("step", step), ("node", t("page.node", lang)), ("visit", t("page.visit", lang)),
             ("window", t("page.window", lang)), ("value", t("page.value", lang)), ("cut", t("page.cut", lang))]
     panel = "".join(f'<dt>{escape(label)}</dt><dd data-field="{field}"></dd>' for field, label in rows)
     heading = f"<h3>{escape(title)}</h3>" if title else ""

@@ -26,7 +26,8 @@ from abkit.grader.grading import Grader
 from abkit.grader.rubric import load_rubric
 from abkit.grader.sandbox import Limits
 from abkit.grader.submissions import Submission
-from abkit.studentloop.check import course_fixtures, run_exercise
+from abkit.studentloop.check import course_fixtures
+from abkit.studentloop.isolated import run_exercise
 from abkit.studentloop.report import find_course
 from abkit.grader.mistakes import CATALOGUE
 from tests.styles_harness import STYLES, correct_styles, mistake_styles
