@@ -332,16 +332,16 @@ def course(tmp_path, where):
 
 
 def test_check_sees_an_edited_fixture_at_once(abkit, course, where):
-    first = abkit("check", "minimax", "--course", course, "--lang", "en")
+    first = abkit("check", "--verbose", "minimax", "--course", course, "--lang", "en")
     assert first.status == 0 and "✓ AIMA Figure 5.2 (minimax/aima-fig-5-2)" in first.out
     fixture = course / "fixtures" / "public" / "aima-fig-5-2.yaml"
     text = fixture.read_text(encoding="utf-8")
     fixture.write_text(text.replace('en: "AIMA Figure 5.2"', 'en: "AIMA Figure 5.2 edited"').replace(
         "minimax: {value: 3,", "minimax: {value: 4,"), encoding="utf-8")
-    second = abkit("check", "minimax", "--course", course, "--lang", "en")
+    second = abkit("check", "--verbose", "minimax", "--course", course, "--lang", "en")
     assert second.status == 1 and "AIMA Figure 5.2 edited (minimax/aima-fig-5-2)" in second.out
     fixture.write_text(text, encoding="utf-8")
-    assert abkit("check", "minimax", "--course", course, "--lang", "en").out == first.out
+    assert abkit("check", "--verbose", "minimax", "--course", course, "--lang", "en").out == first.out
 
 
 @pytest.mark.slow

@@ -56,7 +56,7 @@ def test_a_window_the_parent_did_not_update_still_points_at_the_updates(tmp_path
 def test_check_tells_the_window_as_following_from_the_truncated_leaf(abkit, tmp_path, lang):
     shutil.copy(TRUNCATING / "alphabeta.py", tmp_path / "alphabeta.py")
     shutil.copy(EXERCISES / "info.yaml", tmp_path / "info.yaml")
-    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", lang)
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", tmp_path, "--lang", lang)
     follows = Message("compare.hint.follows", node="B1", got="-1", want="-1.5").render(lang)
     assert follows in run.out
     assert catalogue(lang)["compare.hint.window"] not in run.out

@@ -31,7 +31,7 @@ def test_placeholders_match_between_languages():
 
 
 #: texts that are the same in both languages on purpose: formats and symbols, no words
-SAME_IN_BOTH = {"trace.max", "trace.min", "compare.state", "compare.state_minimax", "check.exercise", "info.bad",
+SAME_IN_BOTH = {"check.other_failing", "trace.max", "trace.min", "compare.state", "compare.state_minimax", "check.exercise", "info.bad",
                 "lab.formula.best", "lab.formula.random", "lab.formula.worst",
                 "page.value"}
 

@@ -322,12 +322,12 @@ def test_grade_fails_only_the_values_when_the_roots_own_call_raises(tmp_path):
 
 def test_check_says_the_roots_own_call_raised(abkit, tmp_path):
     (tmp_path / "alphabeta.py").write_text(NO_MAX_VALUE, encoding="utf-8")
-    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", "en")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", tmp_path, "--lang", "en")
     assert run.status == 1
     assert "First difference: your search ran, but max_value(game, 'A', -∞, +∞)" in run.out
     assert "ValueError: see _max" in run.out  # the traceback's last line
     assert "✓ MIN moves at the root (alphabeta/min-root)" in run.out
-    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", "ko")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", tmp_path, "--lang", "ko")
     assert "루트의 값을 확인하려고 호출한 max_value(game, 'A', -∞, +∞)에서 ValueError 예외가 발생했습니다" in run.out
 
 

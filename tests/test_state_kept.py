@@ -65,13 +65,13 @@ def test_check_tells_state_kept_between_calls_as_grading_does(abkit, tmp_path, s
     for solution in SOLUTIONS.glob("*.py"):
         shutil.copy(solution, tmp_path / solution.name)
     shutil.copy(KEPT / student / "alphabeta.py", tmp_path / "alphabeta.py")
-    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", lang)
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", tmp_path, "--lang", lang)
     assert run.status == 1 and run.out.count(t("grade.repeat.differs", lang)) == 1
 
 
 def test_check_runs_the_first_tree_again_and_the_reference_passes_it(abkit, tmp_path):
     for solution in SOLUTIONS.glob("*.py"):
         shutil.copy(solution, tmp_path / solution.name)
-    run = abkit("check", "alphabeta", "--exercises", tmp_path, "--lang", "en", "--all")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", tmp_path, "--lang", "en", "--all")
     assert run.status == 0 and t("grade.repeat.differs", "en") not in run.out
     assert "alphabeta/aima-fig-5-2/again" in run.out

@@ -368,7 +368,7 @@ def test_check_html_writes_a_page_per_failing_public_test(tmp_path, abkit, monke
     from abkit.grader.mistakes import mutant_source
 
     (folder / "alphabeta.py").write_text(mutant_source(BY_ID["cut_after_loop"]), encoding="utf-8")
-    run = abkit("check", "alphabeta", "--exercises", folder, "--html", tmp_path / "pages", "--lang", "en")
+    run = abkit("check", "--verbose", "alphabeta", "--exercises", folder, "--html", tmp_path / "pages", "--lang", "en")
     assert run.status == 1
     pages = sorted(p.name for p in (tmp_path / "pages").iterdir())
     assert "alphabeta-aima-fig-5-2.html" in pages and f"{len(pages)} step-through pages" in run.out
