@@ -45,7 +45,8 @@ COLLAPSIBLE = ("not_started", "missing", "crashed")
 BAR = 20
 #: a first difference that points at the traceback below it -> the same said on one line
 BRIEF = {"compare.error": "compare.error_brief", "compare.error_again": "compare.error_brief",
-         "judge.root_value_error": "judge.root_value_error_brief"}
+         "judge.root_value_error": "judge.root_value_error_brief",
+         "judge.root_value_error_again": "judge.root_value_error_brief"}
 #: how many tests a line of failing tests alike names before "…"
 MAX_NAMED = 3
 #: the most lines of other failing tests one screen gives (the last of them counts the rest when there are more)
@@ -395,9 +396,10 @@ def headline(result: TestResult, lang: str) -> str:
 def _again(finding: Finding, where: str) -> Finding:
     """An error finding of a test whose traceback is left out (the test ``where`` showed the same error): it says
     where the traceback is."""
-    if finding.message.key != "compare.error":
+    again = {"compare.error": "compare.error_again", "judge.root_value_error": "judge.root_value_error_again"}
+    if finding.message.key not in again:
         return finding
-    return replace(finding, message=Message("compare.error_again", **finding.message.params, test=where))
+    return replace(finding, message=Message(again[finding.message.key], **finding.message.params, test=where))
 
 
 def status_line(run: ExerciseRun, lang: str, g: Glyphs = UNICODE) -> str:

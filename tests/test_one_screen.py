@@ -92,3 +92,16 @@ def test_a_passing_exercise_says_so_in_one_line(abkit, tmp_path):
     run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "en")
     assert run.status == 0 and run.out.splitlines()[:2] == ["== alphabeta · Alpha-beta search ==",
                                                            "alphabeta: every public test passes (30 tests)."]
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_every_traceback_promised_below_is_below_in_the_full_report_too(abkit, tmp_path, lang):
+    """After a RecursionError the same error in later tests points at the test that shows its traceback."""
+    folder = midway(tmp_path, slip("endless_recursion"))
+    run = abkit("check", "alphabeta", "--verbose", "--exercises", folder, "--lang", lang)
+    below, heading = {"en": ("(its traceback is shown below)", "Where your code failed"),
+                      "ko": ("(아래에 트레이스백이 있습니다)", "코드가 실패한 곳")}[lang]
+    tests = run.out.split("\n✗ ")
+    promised = [test for test in tests if below in test]
+    assert promised and all(heading in test for test in promised)
+    assert sum(heading in test for test in tests) == len(promised)  # each traceback shown once, where promised
