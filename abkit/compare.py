@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from abkit.algorithms import Algorithm
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import Message
+from abkit.play import board_text
 from abkit.textree import cut_holds, cut_test, fmt, key, same_number
 from abkit.trace import VALUE_FUNCTIONS, Trace, error_name, prunes
 from abkit.tree import Tree
@@ -408,3 +409,52 @@ def _eval_words(trace: Trace, key: str) -> Message | str:
 def _function(tree: Tree, node: object) -> str:
     """UTILITY for a terminal state (or one not in the tree), EVAL for an inner node estimated at a depth limit."""
     return "EVAL" if node in tree and not tree.is_leaf(node) else "UTILITY"
+
+
+def board_departure(student: Trace, visited: list, game) -> Finding | None:
+    """The first place a search on a game (tic-tac-toe) leaves the pseudocode's path, ``visited`` being the boards
+    the reference generates, in order: after the boards both generated alike, the board the student's search
+    generated next and the pseudocode's, each with the move and the board it came from, and the window the
+    student's search held at its board. None when the two generated the same boards."""
+    same = next((k for k, (got, want) in enumerate(zip(student.visited, visited)) if got != want),
+                min(len(student.visited), len(visited)))
+    if same == len(student.visited) == len(visited):
+        return None
+    prefix = student.visited[:same]
+    got = student.visited[same] if same < len(student.visited) else None
+    want = visited[same] if same < len(visited) else None
+    params: dict = {"same": same}
+    for side, board in (("got", got), ("want", want)):
+        made = _made_by(game, prefix, board) if board is not None else None
+        if made is not None:
+            params |= {side: board_text(board), f"{side}_move": made[1], f"{side}_from": board_text(made[0])}
+    if "got" in params and "want" in params:
+        key = "compare.board_departure"
+    else:
+        key = "compare.board_departure_short" if "want" in params else "compare.board_departure_long"
+    if not ({"got", "want"} & set(params)):
+        return None
+    window = _window_at(student, _made_by(game, prefix, got)[0] if "got" in params else None)
+    message = Message(key, **params)
+    if window is not None:
+        message = Message("compare.board_window", text=message, board=board_text(window[0]),
+                          alpha=shown(window[1]), beta=shown(window[2]))
+    return Finding("order", got if got is not None else want, same, message)
+
+
+def _made_by(game, boards: list, board: object) -> tuple | None:
+    """The latest of ``boards`` one move of which gives ``board``, and that move; None when none does."""
+    for earlier in reversed(boards):
+        try:
+            for action in game.actions(earlier):
+                if game.result(earlier, action) == board:
+                    return earlier, action
+        except Exception:  # noqa: BLE001 - a state of the student's making may not be one the game knows
+            return None
+    return None
+
+
+def _window_at(student: Trace, board: object) -> tuple | None:
+    """``(board, alpha, beta)`` of the student's latest call on ``board`` (None: no such call, or no window)."""
+    calls = [c for c in student.calls if c.node == board and c.alpha is not None]
+    return (board, calls[-1].alpha, calls[-1].beta) if calls else None

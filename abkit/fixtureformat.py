@@ -31,8 +31,9 @@ GAMES = ("tree", "tictactoe")
 EXPECTED_FIELDS = {"value": "number", "action": "action", "visited": "names",
                    "evaluated": "names", "pruned": "names", "nodes": "count", "windows": "windows",
                    "leaves": "count", "orders": "orders"}
-#: the fields a fixture on a whole game (not a drawn tree) may expect: its states are boards, not names
-GAME_FIELDS = ("value", "action", "nodes", "leaves")
+#: the fields a fixture on a whole game (not a drawn tree) may expect: its states are boards, not names; ``visited``
+#: lists the boards the search generates, in order (the game's own states, ``XX..O....``)
+GAME_FIELDS = ("value", "action", "nodes", "leaves", "visited")
 #: the algorithms an ``expected:`` block may name (:class:`~abkit.algorithms.Algorithm`)
 ALGORITHMS = Algorithm.names()
 

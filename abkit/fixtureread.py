@@ -278,6 +278,23 @@ class _ExpectedReader:
                 lines[f"expected.{algorithm}.{name}"] = line_of(fkey)
         return expected, lines
 
+    def boards(self, node: SequenceNode, fixture: Fixture) -> list[str]:
+        """A game's states in a list (``visited`` of a board position): each a tic-tac-toe board as the game writes
+        its states, nine squares of ``X``, ``O`` and ``.``."""
+        from .tictactoe import BoardError, parse_board
+
+        boards = []
+        for item in node.value:
+            board = scalar(item) if isinstance(item, ScalarNode) else None
+            try:
+                known = isinstance(board, str) and parse_board(board) == board
+            except BoardError:
+                known = False
+            if not known:
+                raise self.fail(item, "fixture.bad_board", found=describe(item))
+            boards.append(board)
+        return boards
+
     def windows(self, node: Node) -> dict[str, list]:
         """``node: [alpha, beta, value]`` per visited node: the window it was entered with, what it returned."""
         if not isinstance(node, MappingNode):
@@ -335,6 +352,8 @@ class _ExpectedReader:
             return value
         if not isinstance(node, SequenceNode):
             raise self.fail(node, "fixture.not_list", found=describe(node))
+        if tree is None:
+            return self.boards(node, fixture)
         names = []
         for item in node.value:
             name = plain(item)

@@ -38,7 +38,7 @@ from types import ModuleType
 from abkit.algorithms import Algorithm
 from abkit.cache import cached
 from abkit.courserule import Recompute, for_course_rule, keep
-from abkit.compare import Finding, compare, compare_counts, compare_order
+from abkit.compare import Finding, board_departure, compare, compare_counts, compare_order
 from abkit.coursefolder import current_course
 from abkit.expected import direct_tests, expected_counts, expected_trace
 from abkit.feedback import TestResult, student_traceback
@@ -426,6 +426,12 @@ def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, re
     _held_to_the_rule(student, game, before)
     expected = expected_counts(fixture, algorithm) if fixture.tree is None else expected_trace(fixture, algorithm)
     _judge(result, student, expected, course, folder, depth=case.fixture.depth)
+    boards = fixture.expected.get(algorithm, {}).get("visited") if fixture.tree is None else None
+    departure = board_departure(student, boards, game) if boards and result.status == "failed" else None
+    if departure is not None:  # a board position told like a tree: where the search first leaves the path, after
+        # what would explain it (a search that never calls eval_fn)
+        at = 1 if result.findings and result.findings[0].message.key == "compare.no_eval" else 0
+        result.findings = [*result.findings[:at], departure, *result.findings[at:]]
 
 
 def _orders(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:

@@ -439,7 +439,8 @@ BEYOND = [
      "at A iterative deepening first tries the action that was best there in the previous iteration (then the others "
      "in ACTIONS order): D comes next, you generated B."),
     ("alphabeta", STRICT, "en", "Tic-tac-toe: O must block (alphabeta/ttt-o-blocks)\n    First difference: your search "
-                                "generated 97 nodes (the root and every RESULT); the pseudocode generates 75."),
+                                "leaves the pseudocode's path here: after the same 15 boards in the same order, your "
+                                "search generated XXO/XO./XO. (square 6, from XXO/XO./.O.)"),
     ("alphabeta", [("    return best_action\n", "    return game.actions(state)[0]\n")],  # the first move, always
      "ko", "자기 자신과 둔 대국에서 X 쪽이 이겼습니다(둔 칸: 1 2 3 4 5 6, 마지막 판 XOX/OXO/X..)."),
 ]

@@ -225,10 +225,12 @@ class BoardSearch:
         self.equality = prune_on_equality
         self.nodes = 0
         self.leaves = 0
+        self.visited = []  # every board searched, in order
 
     def value(self, board, alpha, beta, depth, prune):
         """A state's value; ``depth`` None = to the end, ``prune`` False = plain minimax."""
         self.nodes += 1
+        self.visited.append(board)
         if terminal(board) or depth == 0:
             self.leaves += 1
             return utility(board) if depth is None else open_lines(board)
@@ -250,6 +252,7 @@ class BoardSearch:
     def decide(self, board, depth, prune):
         """(value, square) at the root, ties to the first square; the root is counted as a searched state."""
         self.nodes += 1
+        self.visited.append(board)
         maximizing, alpha, beta = x_to_move(board), -math.inf, math.inf
         best, action = None, None
         for square in moves(board):
@@ -270,7 +273,8 @@ def board_answers(data: dict) -> dict:
             continue  # the full game from an early position costs seconds: only what the fixture expects
         search = BoardSearch(rule)
         value, action = search.decide(board, depth, prune)
-        answers[name] = {"value": value, "action": action, "nodes": search.nodes, "leaves": search.leaves}
+        answers[name] = {"value": value, "action": action, "nodes": search.nodes, "leaves": search.leaves,
+                         "visited": search.visited}
     return answers
 
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from abkit.loading import EXERCISES, SOLUTIONS
+from abkit.loading import EXERCISES, PUBLIC_FIXTURES as PUBLIC, SOLUTIONS
 
 from test_one_screen import midway, slip
 
@@ -41,3 +41,33 @@ def test_a_depth_limited_search_that_never_calls_eval_fn_is_told_so(abkit, tmp_p
 def test_the_stub_shows_how_to_call_eval_fn():
     stub = (EXERCISES / "alphabeta_cutoff.py").read_text(encoding="utf-8")
     assert "EVAL(state) is eval_fn(state)" in stub and "EVAL(state)는 eval_fn(state)" in stub
+
+
+def test_a_slip_seen_only_on_a_board_names_the_first_board_off_the_path(abkit, tmp_path):
+    """``>`` instead of ``>=`` at MAX is caught on one public test, a tic-tac-toe position: its visit order, recorded
+    in the fixture, names where the search leaves the path, with the boards, the move and the window."""
+    reference = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
+    strict = reference.replace("if v > beta or (v == beta and PRUNE_ON_EQUALITY):", "if v > beta:")
+    assert strict != reference
+    folder = midway(tmp_path, strict)
+    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "en")
+    board = run.out.split("(alphabeta/ttt-o-blocks)\n", 1)[1]
+    assert board.startswith("    First difference: your search leaves the pseudocode's path here: after the same 15 "
+                            "boards in the same order, your search generated XXO/XO./XO. (square 6, from XXO/XO./.O.);"
+                            " the pseudocode generates XXO/XO./..O (square 8, from XXO/XO./...) next. At XXO/XO./.O. "
+                            "your search held α=-∞, β=-1.")
+    run = abkit("check", "alphabeta", "--exercises", folder, "--lang", "ko")
+    assert "같은 순서로 같은 판 15개를 만든 뒤, 내 탐색은 XXO/XO./.O.에서 6번 칸에 두어 XXO/XO./XO. 판을" in run.out
+    mine = abkit("trace", PUBLIC / "ttt-o-blocks.yaml", "--mine", "--exercises", folder, "--lang", "en")
+    assert "after the same 15 boards in the same order" in mine.out
+
+
+def test_the_public_boards_record_the_order_the_pseudocode_generates_them():
+    from abkit.fixture import load_fixture
+
+    for path in sorted(PUBLIC.glob("*.yaml")):
+        fixture = load_fixture(path)
+        if fixture.tree is None:
+            for algorithm in set(fixture.expected) & {"alphabeta", "cutoff"}:
+                block = fixture.expected[algorithm]
+                assert len(block["visited"]) == block["nodes"] and block["visited"][0] == fixture.root, path.name
