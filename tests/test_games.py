@@ -138,7 +138,10 @@ BAD = [
     ("game: tictactoe\nposition: XXX\n", 2, "9 squares"),
     ("game: tictactoe\nposition: X........\ntree: [1]\n", 3, "belongs to a tree fixture"),
     ("tree: [1]\nposition: X........\n", 2, "belongs to a game fixture"),
-    ("game: tictactoe\nposition: X........\nexpected:\n  alphabeta: {visited: [A]}\n", 4, "unknown expected field 'visited'"),
+    ("game: tictactoe\nposition: X........\nexpected:\n  alphabeta: {evaluated: [A]}\n", 4,
+     "unknown expected field 'evaluated'"),
+    ("game: tictactoe\nposition: X........\nexpected:\n  alphabeta: {visited: [A]}\n", 4,
+     "not a board as the game writes its states"),
     ("game: tictactoe\nposition: X........\nexpected:\n  alphabeta: {action: 0}\n", 4, "not a child of the root"),
 ]
 
