@@ -305,7 +305,7 @@ def caught(fixture: Fixture, tree: Tree, only: set[str] | None = None) -> set[tu
     Each mutant is a new module per test (a slip may keep state between calls)."""
     from abkit.grader.testplan import every_direct_call, fits, fixture_search, orders_test
     from abkit.judge import signature
-    from abkit.grader.mistakes import fresh_mutant, mutants_of
+    from abkit.grader.mistakes import fresh_mutant, mutants_of, run_signature
     from abkit.reference import reference
 
     fixture = dataclasses.replace(fixture, tree=tree)
@@ -324,11 +324,7 @@ def caught(fixture: Fixture, tree: Tree, only: set[str] | None = None) -> set[tu
             for test in tests:
                 want = signature(test.run_in_process(reference(algorithm, rule)))
                 for mistake in mistakes:
-                    try:
-                        got = signature(test.run_in_process(fresh_mutant(mistake.id, rule)))
-                    except Exception as error:  # noqa: BLE001 - a mutant's ordered_actions may raise
-                        got = ("error", type(error).__name__)
-                    if got != want:
+                    if run_signature(test, fresh_mutant(mistake.id, rule)) != want:
                         found.add((exercise, mistake.id, rule))
     return found
 

@@ -279,6 +279,16 @@ def same_slip(mistake_id: str | None) -> list[Mistake]:
     return [m for m in MUTANTS if slip_name(m) == name]
 
 
+def run_signature(test, module: ModuleType) -> tuple:
+    """The observables (:func:`abkit.judge.signature`) of ``module`` (a mutant or a reference, the kit's own code)
+    run in-process on ``test``; where it raises (a mutant's ``ordered_actions`` may, as a student's does), its
+    exception's type."""
+    try:
+        return signature(test.run_in_process(module))
+    except Exception as error:  # noqa: BLE001 - see the docstring
+        return ("error", type(error).__name__)
+
+
 class MistakeEditError(ValueError):
     """An edit of a mistake no longer applies to the reference solution (the solution changed)."""
 
@@ -366,10 +376,7 @@ class MistakeNamer:
     def _signature(self, mistake_id: str, module: ModuleType, test) -> tuple:
         key = (mistake_id, test.id)
         if key not in self._signatures:
-            try:
-                value = signature(test.run_in_process(module))
-            except Exception as error:  # noqa: BLE001 - a mutant's ordered_actions may raise, as a student's does
-                value = ("error", type(error).__name__)
+            value = run_signature(test, module)
             if test.source == "random":
                 return value
             self._signatures[key] = value

@@ -41,7 +41,7 @@ from abkit.fixture import Fixture, fixture_paths, load_fixture, unique_ids
 from abkit.game import CHANCE, MAX, MIN
 from abkit.i18n import t
 from abkit.info import load_info
-from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES, signature
+from abkit.judge import GAME_CATEGORIES, SEARCH_CATEGORIES
 from abkit.play import PLAY_OPENING, PLAY_SEED, board_text
 from abkit.randomtree import random_tree
 from abkit.reference import reference
@@ -50,7 +50,7 @@ from abkit.tree import Tree, TreeGame, backed_up_values
 from abkit.wire import encode, tree_to_data
 
 from abkit.grader import replies
-from abkit.grader.mistakes import ANY_ID, MistakeEditError, fresh_mutant, same_slip, told_slip
+from abkit.grader.mistakes import ANY_ID, MistakeEditError, fresh_mutant, run_signature, same_slip, told_slip
 from abkit.grader.runtest import answer, game_from_request, run_test
 from abkit.grader.rubric import Rubric
 
@@ -343,20 +343,12 @@ def telling_call(exercise: str, source: str, fixture: Fixture, rule: bool) -> Te
     search = fixture_search(exercise, source, fixture)
     try:
         for test in [search, *every_direct_call(exercise, source, fixture.id, fixture.tree, fixture.title)]:
-            want = _outcome_of(test, ref)
-            if any(_outcome_of(test, fresh_mutant(m, rule)) != want for m in slips):
+            want = run_signature(test, ref)
+            if any(run_signature(test, fresh_mutant(m, rule)) != want for m in slips):
                 return None if test is search else test
     except MistakeEditError:  # the course rewrote its solution: the slip's mutant cannot be made, nor the call told
         return None
     return None
-
-
-def _outcome_of(test: Test, module) -> tuple:
-    """The signature of ``module``'s outcome on ``test`` (an exception: its type)."""
-    try:
-        return signature(test.run_in_process(module))
-    except Exception as error:  # noqa: BLE001 - a mutant may raise where a student's code would
-        return ("error", type(error).__name__)
 
 
 def _fixture_files(folder: Path) -> list[Path]:
