@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from abkit.compare import Finding
 from abkit.game import error_line
+from abkit.gametree import GameDrawing
 from abkit.i18n import Message, t
 from abkit.textree import UNICODE, Glyphs, fmt, render_tree
 from abkit.trace import Trace
@@ -33,6 +34,8 @@ class TestResult:
     (``None`` when there is nothing to draw); traceback: the student's own frames;
     detail: extra words for the status (the missing function, the time limit, ...); output: the first lines the
     student's code printed during the test (``abkit check``), printed: how many lines it printed in all.
+    drawing: on a board position (no ``tree``), the two searches drawn as one tree when the test failed
+    (:func:`abkit.gametree.draw_game`; the student's, then the pseudocode's), for a step-through page.
     """
 
     exercise: str
@@ -48,6 +51,7 @@ class TestResult:
     detail: dict = field(default_factory=dict)
     output: str = ""
     printed: int = 0
+    drawing: GameDrawing | None = None
 
     __test__ = False  # a name pytest would otherwise try to collect
 

@@ -23,7 +23,9 @@ class Tree:
     children: internal node name -> its children's names, in move order.
     utilities: leaf name -> its utility for MAX.
     root_player: who moves at the root, ``"MAX"`` or ``"MIN"``.
-    heuristics: optional static values of internal nodes (depth-limited search).
+    heuristics: optional static values of internal nodes (depth-limited search); a leaf that has one is a state
+        drawn without its children, not a terminal one (a board position's depth limit, :mod:`abkit.gametree`),
+        and its ``utilities`` entry is that same EVAL value.
     levels: who moves at each depth, repeating (``("MAX", "CHANCE", "MIN", "CHANCE")``);
         empty means MAX and MIN alternate from ``root_player``.
     probabilities: child name -> its probability, for the children of CHANCE nodes.
@@ -55,6 +57,10 @@ class Tree:
 
     def is_leaf(self, node: str) -> bool:
         return node in self.utilities
+
+    def terminal(self, node: str) -> bool:
+        """Whether ``node`` is a terminal state: a leaf valued by UTILITY, not one drawn at a depth limit."""
+        return node in self.utilities and node not in self.heuristics
 
     def __contains__(self, node: object) -> bool:
         return node in self.utilities or node in self.children

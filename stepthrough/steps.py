@@ -177,7 +177,7 @@ class _Calls:
         node = key(call.node)
         self.leafy.add(i)
         value, shown = self._returned(i)
-        leaf = node in tree and tree.is_leaf(node)
+        leaf = node in tree and tree.terminal(node)
         kind = "leaf" if leaf else "eval"
         changes += [(node, "s", "done" if leaf else "eval"), (node, "v", _short(value) if shown else "")]
         if not leaf and node in tree:  # the subtree below a node valued by EVAL is never searched
@@ -383,7 +383,7 @@ def _observed(trace: Trace, tree: Tree, trusted: bool) -> list[Step]:
 
 def _evaluated_step(node: Any, trace: Trace, tree: Tree, t: int, prefix: str) -> Step:
     """UTILITY (a terminal state) or EVAL (a state at the depth limit) on ``node``, valued from the tree."""
-    leaf = node in tree and tree.is_leaf(node)
+    leaf = node in tree and tree.terminal(node)
     value = tree.utilities.get(node, tree.heuristics.get(node)) if node in tree else None
     changes = [(node, "s", "done" if leaf else "eval")]
     if not leaf and node in tree:

@@ -293,8 +293,9 @@ def _node(tree: Tree, node: str, at: tuple[float, float], player: str, call, sho
     fill = style.grey_fill if greyed else "white"
     out = [f'<g class="node" data-node="{escape(node)}">']
     if tree.is_leaf(node):
+        dash = "" if tree.terminal(node) else ' stroke-dasharray="3 2"'  # a board valued by EVAL at a depth limit
         out.append(f'<rect x="{x - r:.1f}" y="{y - r:.1f}" width="{2 * r}" height="{2 * r}" fill="{fill}" '
-                   f'stroke="{ink}"/>')
+                   f'stroke="{ink}"{dash}/>')
         out.append(_text(x, y + 4.5, fmt(tree.utilities[node]), ink, "middle", 12))
     else:
         w = r * 1.2
@@ -393,4 +394,4 @@ def natural_width(svg: str) -> float:
 
 
 __all__ = ["ANSWER", "BLANK", "COMPACT", "MINIMAX", "SLOTS", "VALUES", "Show", "Style", "best_path", "beyond", "estimated",
-           "layout", "natural_width", "probability_text", "render_svg", "short"]
+           "layout", "natural_width", "probability_text", "render_svg", "short", "STYLE"]

@@ -15,6 +15,7 @@ from typing import Any
 
 from abkit.compare import Finding
 from abkit.feedback import TestResult
+from abkit.gametree import GameDrawing
 from abkit.i18n import Message
 from abkit.trace import Call, CountedTrace, Trace
 from abkit.tree import Tree
@@ -22,7 +23,7 @@ from abkit.tree import Tree
 from abkit.studentloop.check import Label
 
 #: the kit's records rebuilt field by field (their fields that ``__init__`` takes, and a trace's ``tampered``)
-RECORDS = {cls.__name__: cls for cls in (TestResult, Finding, Trace, Call, Tree)}
+RECORDS = {cls.__name__: cls for cls in (TestResult, Finding, Trace, Call, Tree, GameDrawing)}
 #: how much of a value's ``repr`` is kept
 REPR_CHARS = 200
 
