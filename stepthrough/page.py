@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import json
+from dataclasses import replace
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -19,12 +20,13 @@ from typing import Any
 from abkit import __version__
 from abkit.errors import UsageError
 from abkit.i18n import os_problem, t
+from abkit.play import board_text
 from abkit.textree import drawable, fmt, key
 from abkit.trace import Trace
 from abkit.tree import Tree
 
 from abkit.stepthrough.steps import Step, aligned, divergence, reading, steps_of
-from abkit.stepthrough.svgtree import SLOTS, natural_width, render_svg, style_for
+from abkit.stepthrough.svgtree import SLOTS, STYLE, natural_width, render_svg, style_for
 
 ASSETS = Path(__file__).with_name("assets")
 #: a figure wider than this (SVG units) is drawn at its natural size in a box that scrolls, not shrunk
@@ -47,11 +49,14 @@ def script_json(data: Any) -> str:
     return text.replace("</", "<\\/").replace("<!--", "<\\u0021--").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
-def step_record(step: Step, lang: str, tree: Tree | None) -> dict[str, Any]:
-    """One step as the page's script reads it (short keys; every text already in the page's language)."""
+def step_record(step: Step, lang: str, tree: Tree | None, boards: dict | None = None) -> dict[str, Any]:
+    """One step as the page's script reads it (short keys; every text already in the page's language); with
+    ``boards`` (a board position drawn as a tree, :mod:`abkit.gametree`), the step's board in three rows."""
     players = tree.players() if tree is not None else {}
     node = key(step.node)
     record: dict[str, Any] = {"k": step.kind, "n": str(step.node), "s": step.say.render(lang), "t": step.t}
+    if boards and node in boards:
+        record["g"] = board_text(boards[node]).replace("/", "\n")
     player = players.get(node) if node in players and not (tree.is_leaf(node)) else None
     if player:
         record["p"] = player
@@ -74,10 +79,10 @@ def step_record(step: Step, lang: str, tree: Tree | None) -> dict[str, Any]:
     return record
 
 
-def tree_svg(tree: Tree, figure_id: str) -> tuple[str, float]:
-    """The tree drawn as the handouts draw it (their style, compact for many leaves), with empty places the steps
-    fill in; its natural width."""
-    svg = render_svg(tree, None, SLOTS, style_for(tree), figure_id=figure_id)
+def tree_svg(tree: Tree, figure_id: str, roomy: bool = False) -> tuple[str, float]:
+    """The tree drawn as the handouts draw it (their style, compact for many leaves; ``roomy``: never compact, for
+    the longer names of a board position's nodes), with empty places the steps fill in; its natural width."""
+    svg = render_svg(tree, None, SLOTS, STYLE if roomy else style_for(tree), figure_id=figure_id)
     return svg, natural_width(svg)
 
 
@@ -100,12 +105,15 @@ def _bar(lang: str, diff: bool) -> str:
     return f'<div class="abk-bar" role="toolbar">{"".join(parts)}</div>'
 
 
-def _pane(index: int, title: str, svg: str, width: float, lang: str, note: str = "") -> str:
-    """One pane: its tree, and the step's fields. Beside another pane the step is named as this pane's own (the
-    two searches take different numbers of steps: 13 of 22 in one is 15 of 21 in the other)."""
+def _pane(index: int, title: str, svg: str, width: float, lang: str, note: str = "", board: bool = False) -> str:
+    """One pane: its tree, and the step's fields (``board``: the step's board, on a board position). Beside another
+    pane the step is named as this pane's own (the two searches take different numbers of steps: 13 of 22 in one
+    is 15 of 21 in the other)."""
     step = t("page.step_of", lang, title=title) if title else t("page.step", lang)
     rows = [("step", step), ("node", t("page.node", lang)), ("visit", t("page.visit", lang)),
             ("window", t("page.window", lang)), ("value", t("page.value", lang)), ("cut", t("page.cut", lang))]
+    if board:
+        rows.insert(2, ("board", t("page.board", lang)))
     panel = "".join(f'<dt>{escape(label)}</dt><dd data-field="{field}"></dd>' for field, label in rows)
     heading = f"<h3>{escape(title)}</h3>" if title else ""
     extra = f'<p class="abk-note">{escape(note)}</p>' if note else ""
@@ -115,14 +123,16 @@ def _pane(index: int, title: str, svg: str, width: float, lang: str, note: str =
 
 
 def widget(tree: Tree, panes: list[tuple[str, list[Step], str]], lang: str, widget_id: str,
-           first: int | None = None, first_text: str = "", align: list[int] | None = None) -> str:
+           first: int | None = None, first_text: str = "", align: list[int] | None = None,
+           boards: dict | None = None) -> str:
     """The stepper: controls, one pane per ``(title, steps, note)`` (the first drives the others, through
-    ``align``), the first difference (step ``first``, told by ``first_text``), the list of steps and the data."""
+    ``align``), the first difference (step ``first``, told by ``first_text``), the list of steps and the data;
+    ``boards``: the board each node stands for, on a board position."""
     html, data = [], {"panes": []}
-    svg, width = tree_svg(tree, f"{widget_id}-tree")
+    svg, width = tree_svg(tree, f"{widget_id}-tree", roomy=bool(boards))
     for index, (title, steps, note) in enumerate(panes):  # one drawing in the page: the script copies it per pane
-        html.append(_pane(index, title, svg if index == 0 else "", width, lang, note))
-        data["panes"].append({"steps": [step_record(s, lang, tree) for s in steps]})
+        html.append(_pane(index, title, svg if index == 0 else "", width, lang, note, board=bool(boards)))
+        data["panes"].append({"steps": [step_record(s, lang, tree, boards) for s in steps]})
     if align is not None:
         data["align"] = align
     if first is not None:
@@ -166,12 +176,20 @@ def _header(title: str, subtitle: str) -> str:
 
 # -- the pages --------------------------------------------------------------------
 
-def trace_page(tree: Tree, trace: Trace, lang: str, title: str, subtitle: str, rule: bool = True) -> str:
-    """One search stepped through (the reference's, on a fixture): ``abkit trace FILE --html``."""
+def trace_page(tree: Tree, trace: Trace, lang: str, title: str, subtitle: str, rule: bool = True,
+               boards: dict | None = None) -> str:
+    """One search stepped through (the reference's, on a fixture): ``abkit trace FILE --html``; ``boards``: a board
+    position's search drawn as a tree (:class:`abkit.gametree.GameDrawing`)."""
     steps = steps_of(trace, tree, rule, trusted=True)
-    body = (_header(title, subtitle) + f'<p class="abk-note">{escape(t("page.legend", lang))}</p>'
-            + widget(tree, [("", steps, "")], lang, "abk-trace"))
+    body = (_header(title, subtitle) + _legend(lang, boards)
+            + widget(tree, [("", steps, "")], lang, "abk-trace", boards=boards))
     return document(lang, title, body)
+
+
+def _legend(lang: str, boards: dict | None) -> str:
+    """The page's key to the drawing, and on a board position how its nodes are named."""
+    notes = [t("page.legend", lang)] + ([t("page.game_names", lang)] if boards else [])
+    return "".join(f'<p class="abk-note">{escape(note)}</p>' for note in notes)
 
 
 def student_panes(student: Trace, expected: Trace, tree: Tree, rule: bool, lang: str, findings: list
@@ -202,17 +220,29 @@ def student_page(result, lang: str) -> str:
     told in the words of the text feedback (:func:`abkit.feedback.render_result`)."""
     from abkit.feedback import finding_lines
 
-    tree = result.tree
-    panes, first, words, align = student_panes(result.student, result.expected, tree, result.prune_on_equality,
-                                               lang, result.findings)
+    tree, student, expected, findings, boards = _drawn(result)
+    panes, first, words, align = student_panes(student, expected, tree, result.prune_on_equality, lang, findings)
     title = t("page.student_title", lang, title=result.label(lang))
     found = "".join(f"<li>{escape(line)}</li>" for line in finding_lines(result.findings, lang))
     detail = result.detail.get("call")
     subtitle = f"{result.name}" + (f" · {detail}" if detail else "")
     body = (_header(title, subtitle) + (f'<ul class="abk-findings">{found}</ul>' if found else "")
-            + f'<p class="abk-note">{escape(t("page.legend", lang))}</p>'
-            + widget(tree, panes, lang, "abk-student", first, words, align))
+            + _legend(lang, boards) + widget(tree, panes, lang, "abk-student", first, words, align, boards))
     return document(lang, title, body)
+
+
+def _drawn(result) -> tuple[Tree, Trace, Trace, list, dict | None]:
+    """What a failing test's page draws: its tree and the two searches, or on a board position their drawing
+    (:class:`abkit.gametree.GameDrawing`), the first finding's board named as its node there; the boards."""
+    drawing = result.drawing if result.tree is None else None
+    if drawing is None:
+        return result.tree, result.student, result.expected, result.findings, None
+    findings = list(result.findings)
+    if findings and findings[0].kind == "order":  # a board the student's search (or else the pseudocode's) made
+        first = findings[0]
+        name = drawing.name_at(0, first.time) or drawing.name_at(1, first.time)
+        findings[0] = replace(first, node=name)
+    return drawing.tree, drawing.traces[0], drawing.traces[1], findings, drawing.boards
 
 
 
@@ -228,9 +258,12 @@ MAX_PAGE_NODES = 2_000
 def wants_page(result) -> bool:
     """Whether a test's result gets a step-through page: it failed (or raised) on a game tree of at most
     :data:`MAX_PAGE_NODES` nodes after generating something, within about twice the tree (the drawing is the
-    tree's), and there is an expected trace."""
-    return result.status in ("failed", "error") and result.expected is not None \
-        and drawable(result.student, result.tree) and len(result.tree) <= MAX_PAGE_NODES
+    tree's), and there is an expected trace; or on a board position whose two searches were drawn as a tree."""
+    if result.status not in ("failed", "error"):
+        return False
+    if result.tree is None:
+        return result.drawing is not None
+    return result.expected is not None and drawable(result.student, result.tree) and len(result.tree) <= MAX_PAGE_NODES
 
 
 def page_names(names: list[str], prefix: str = "") -> dict[str, str]:

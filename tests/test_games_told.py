@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from abkit.fixture import load_fixture
 from abkit.loading import EXERCISES, PUBLIC_FIXTURES as PUBLIC, SOLUTIONS
 
 from test_one_screen import midway, slip
@@ -71,3 +72,50 @@ def test_the_public_boards_record_the_order_the_pseudocode_generates_them():
             for algorithm in set(fixture.expected) & {"alphabeta", "cutoff"}:
                 block = fixture.expected[algorithm]
                 assert len(block["visited"]) == block["nodes"] and block["visited"][0] == fixture.root, path.name
+
+
+def page_data(page) -> dict:
+    """The steps a step-through page carries (its JSON block)."""
+    import json
+    import re
+
+    text = page.read_text(encoding="utf-8")
+    return json.loads(re.search(r'class="abk-data">(.*?)</script>', text, re.S).group(1).replace("<\\/", "</"))
+
+
+def test_a_slip_on_a_board_gets_a_page_that_opens_at_the_first_board_off_the_path(abkit, tmp_path):
+    """``check --html`` draws a failing search on a tic-tac-toe position as a tree of the boards both searches
+    generated, and marks the step where it first leaves the path: the student's XXO/XO./XO. (16th board) beside
+    the pseudocode's XXO/XO./..O, as the text feedback says it."""
+    reference = (SOLUTIONS / "alphabeta.py").read_text(encoding="utf-8")
+    folder = midway(tmp_path, reference.replace("if v > beta or (v == beta and PRUNE_ON_EQUALITY):", "if v > beta:"))
+    for lang, note in (("en", "every other node is named by the squares played from it"),
+                       ("ko", "다른 노드는 그 국면에서 둔 칸을 차례대로 적어 이름을 붙였습니다")):
+        run = abkit("check", "alphabeta", "--exercises", folder, "--html", tmp_path / lang, "--lang", lang)
+        page = tmp_path / lang / "alphabeta-ttt-o-blocks.html"
+        assert run.status == 1 and page.is_file(), run.out
+        assert note in page.read_text(encoding="utf-8")
+    data = page_data(tmp_path / "en" / "alphabeta-ttt-o-blocks.html")
+    mine, theirs = data["panes"][0]["steps"], data["panes"][1]["steps"]
+    first = mine[data["first"]]
+    assert first["m"] == "first" and first["o"] == 16 and first["g"] == "XXO\nXO.\nXO."
+    assert theirs[data["align"][data["first"]]]["g"] == "XXO\nXO.\n..O"
+    boards = load_fixture(PUBLIC / "ttt-o-blocks.yaml").expected["alphabeta"]["visited"]
+    made = [s["g"].replace("\n", "") for s in theirs if s["k"] in ("gen", "enter", "leaf")]
+    assert made == boards  # the pseudocode's side generates the boards the fixture records, in order
+
+
+def test_trace_html_steps_through_a_position_board_by_board(abkit, tmp_path):
+    """The reference's search on a position, drawn: each generated board once, in the order the fixture records;
+    a depth-limited search's boards at the limit are estimated with EVAL, not terminal (Nilsson's depth-2 search
+    from the empty board: 3 replies, 8 boards at the limit, none finished in two moves)."""
+    page = tmp_path / "o-blocks.html"
+    assert abkit("trace", PUBLIC / "ttt-o-blocks.yaml", "--html", page, "--lang", "en").status == 0
+    steps = page_data(page)["panes"][0]["steps"]
+    boards = load_fixture(PUBLIC / "ttt-o-blocks.yaml").expected["alphabeta"]["visited"]
+    assert [s["g"].replace("\n", "") for s in steps if s["k"] in ("enter", "leaf")] == boards
+    page = tmp_path / "nilsson.html"
+    assert abkit("trace", PUBLIC / "nilsson-depth-2.yaml", "--html", page, "--lang", "ko").status == 0
+    steps = page_data(page)["panes"][0]["steps"]
+    assert [s["k"] for s in steps].count("eval") == 8 and "leaf" not in [s["k"] for s in steps]
+    assert "깊이 제한에 닿았습니다" in steps[3]["s"]

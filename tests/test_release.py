@@ -132,6 +132,12 @@ def test_the_step_through_pages_work_in_the_edition(edition, tmp_path):
     proc = run(copy, "-m", "abkit.cli", "trace", "fixtures/public/aima-fig-5-2.yaml", "--html", str(tmp_path / "fig.html"))
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert 'class="abk-data"' in (tmp_path / "fig.html").read_text(encoding="utf-8")
+    # a position, with no reference search here: the boards its fixture records, drawn as a tree
+    proc = run(copy, "-m", "abkit.cli", "trace", "fixtures/public/ttt-o-blocks.yaml", "--html", str(tmp_path / "b.html"))
+    assert proc.returncode == 0 and '"g": "XX.\\n.O.\\n..."' in (tmp_path / "b.html").read_text(encoding="utf-8")
+    proc = run(copy, "-m", "abkit.cli", "trace", "fixtures/public/ttt-o-blocks.yaml", "--algorithm", "minimax",
+               "--html", str(tmp_path / "m.html"))
+    assert proc.returncode == 2 and "records only the outcome and counts of minimax" in proc.stderr
     wrong = (SOLUTIONS / "minimax.py").read_text(encoding="utf-8").replace("v = max(v,", "v = min(v,")
     (copy / "exercises" / "minimax.py").write_text(wrong, encoding="utf-8")  # MAX-VALUE keeps the least value
     proc = run(copy, "-m", "abkit.cli", "check", "minimax", "--html", str(tmp_path / "pages"))

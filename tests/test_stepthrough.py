@@ -311,9 +311,13 @@ def test_trace_html_takes_every_algorithm(tmp_path, abkit, algorithm):
     assert data["panes"][0]["steps"][-1]["k"] == "done"
 
 
-def test_trace_html_on_a_whole_game_says_it_needs_a_tree(tmp_path, abkit):
-    run = abkit("trace", PUBLIC / "ttt-o-wins.yaml", "--html", tmp_path / "x.html", "--lang", "en")
-    assert run.status == 2 and "needs a tree" in run.err and "Traceback" not in run.err
+def test_trace_html_draws_a_position_up_to_a_page_and_writes_where_it_can(tmp_path, abkit):
+    run = abkit("trace", PUBLIC / "ttt-o-wins.yaml", "--html", tmp_path / "o-wins.html", "--lang", "en")
+    assert run.status == 0 and (tmp_path / "o-wins.html").is_file()
+    empty = KIT_ROOT / "fixtures" / "hidden" / "ttt-empty-board.yaml"
+    run = abkit("trace", empty, "--html", tmp_path / "e.html", "--lang", "en")
+    assert run.status == 2 and "generates 18,297 boards from this position, too many to draw on a page" in run.err
+    assert "Traceback" not in run.err and not (tmp_path / "e.html").exists()
     run = abkit("trace", PUBLIC / "aima-fig-5-2.yaml", "--html", tmp_path / "x.html" / "y" / "z.html", "--lang", "en")
     assert run.status == 0
     (tmp_path / "file").write_text("")
@@ -373,8 +377,8 @@ def test_check_html_writes_a_page_per_failing_public_test(tmp_path, abkit, monke
     pages = sorted(p.name for p in (tmp_path / "pages").iterdir())
     assert "alphabeta-aima-fig-5-2.html" in pages and f"{len(pages)} step-through pages" in run.out
     failing = run.out.count("\n✗ ")
-    if failing > len(pages):  # the tic-tac-toe positions have no tree: the count of the failing tests adds up
-        assert f"{failing - len(pages)} other failing tests have no page" in run.out
+    if failing > len(pages):  # whole games played have no page: the count of the failing tests adds up
+        assert f"{failing - len(pages)} other failing test" in run.out and "no page" in run.out
     else:
         assert "have no page" not in run.out
     assert all(name.startswith("alphabeta-") for name in pages)  # the exercise asked about only

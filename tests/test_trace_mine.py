@@ -135,7 +135,11 @@ def test_mine_on_a_whole_game_compares_the_counts(abkit, mine, tmp_path):
     assert "a whole game is not drawn, so its counts are compared" in run.out and "⚠" not in run.out  # nothing marked
     run = abkit("trace", PUBLIC_FIXTURES / "ttt-o-blocks.yaml", "--mine", "--exercises", folder, "--html",
                 tmp_path / "page.html", "--lang", "en")
-    assert run.status == 2 and "is a whole game, not a game tree" in run.err and not (tmp_path / "page.html").exists()
+    assert run.status == 1 and (tmp_path / "page.html").is_file()  # the boards it generated, drawn as a tree
+    run = abkit("trace", PUBLIC_FIXTURES / "ttt-o-blocks.yaml", "--mine", "--algorithm", "minimax", "--exercises",
+                folder, "--html", tmp_path / "minimax.html", "--lang", "en")
+    assert run.status == 2 and "records only the outcome and counts of minimax" in run.err
+    assert "Fixtures with boards for: alphabeta" in run.err and not (tmp_path / "minimax.html").exists()
 
 
 FAIL_HARD = (("        if v < alpha or (v == alpha and PRUNE_ON_EQUALITY):\n            return v\n",

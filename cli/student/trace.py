@@ -66,16 +66,42 @@ def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
     """``--html OUT.html``: the search as a step-through page (a game tree only)."""
     from pathlib import Path
 
-    from abkit.stepthrough.page import trace_page, write_page
+    from abkit.stepthrough.page import MAX_PAGE_NODES, trace_page, write_page
 
-    if fixture.tree is None:
-        raise UsageError("trace.html_needs_tree", path=args.file)
+    tree, boards = fixture.tree, None
+    if tree is None:  # a board position: the boards its search generates, drawn as a tree
+        drawing = _game_drawing(args, fixture, algorithm, trace, MAX_PAGE_NODES)
+        tree, trace, boards = drawing.tree, drawing.traces[0], drawing.boards
     heading = t(f"trace.heading.{algorithm}", args.lang, title=fixture.label(args.lang))
     subtitle = t("trace.rule.aima" if rule else "trace.rule.cs188", args.lang, ge="≥", le="≤", alpha="α", beta="β") \
         if Algorithm(algorithm).prunes else ""
-    write_page(Path(args.html), trace_page(fixture.tree, trace, args.lang, heading, subtitle, rule))
+    write_page(Path(args.html), trace_page(tree, trace, args.lang, heading, subtitle, rule, boards))
     print(t("trace.wrote", args.lang, path=args.html))
     return 0
+
+
+def _game_drawing(args, fixture, algorithm: str, trace, most: int):
+    """The search on a board position drawn as a tree; UsageError when the fixture records no boards for it (the
+    student edition) or the tree would have more than ``most`` nodes."""
+    from abkit.studentloop.fixturetrace import game_drawing
+    from abkit.trace import CountedTrace
+
+    if isinstance(trace, CountedTrace):
+        _refuse_unrecorded(args, fixture, algorithm)
+    drawing = game_drawing(fixture, algorithm, trace, most)
+    if drawing is None:
+        raise UsageError("trace.html_too_big", path=args.file, algorithm=algorithm, count=f"{trace.nodes:,}", most=f"{most:,}")
+    return drawing
+
+
+def _refuse_unrecorded(args, fixture, algorithm: str) -> None:
+    """UsageError when ``fixture`` is a board position whose ``algorithm`` block lists no boards (only the outcome
+    and counts): a page could not draw the pseudocode's search there."""
+    from abkit.studentloop.fixturetrace import recorded_boards
+
+    if fixture.tree is None and not recorded_boards(fixture, algorithm):
+        usable = [a for a in fixture.expected if recorded_boards(fixture, a)]
+        raise UsageError("trace.html_no_boards", path=args.file, algorithm=algorithm, usable=", ".join(usable) or "-")
 
 
 def _mine(args, fixture, algorithm: str) -> int:
@@ -86,8 +112,8 @@ def _mine(args, fixture, algorithm: str) -> int:
 
     if args.json or args.rule is not None:
         raise UsageError("trace.mine.options")
-    if args.html and fixture.tree is None:
-        raise UsageError("trace.html_needs_tree", path=args.file)
+    if args.html:
+        _refuse_unrecorded(args, fixture, algorithm)
     result, exercise = mine(fixture, algorithm, args.exercises, args.lang)
     g = glyphs_for(sys.stdout)
     heading = "trace.mine.heading" if fixture.tree is not None else "trace.mine.heading_game"

@@ -70,6 +70,7 @@
     var now = this.els.get(step.n);
     if (now && now.g) { now.g.classList.add('abk-cur'); this.reveal(now.g); }
     this.show('node', step.n + (step.p ? ' (' + step.p + ')' : ''));
+    this.show('board', step.g || '—');
     this.show('visit', step.o ? '#' + step.o : '—');
     this.show('window', step.w || '—');
     this.show('value', step.v || '—');
