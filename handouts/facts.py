@@ -9,6 +9,7 @@ instead of printing a sentence that has become false.
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any, Callable
 
@@ -17,7 +18,8 @@ from abkit.coursefolder import current_course
 from abkit.game import MAX
 from abkit.info import load_info
 from abkit.textree import fmt
-from abkit.tictactoe import LINES, TicTacToe, nilsson_eval, winner
+from abkit.reference import reference_trace
+from abkit.tictactoe import EMPTY, LINES, TicTacToe, nilsson_eval, winner
 from abkit.tree import backed_up_values
 
 from abkit.handouts.formulas import minimax_formula
@@ -70,6 +72,47 @@ def board(text: str) -> str:
 
 def pruned_text(builder, names: list[str]) -> str:
     return ", ".join(names) if names else builder.w("ans.none")
+
+
+#: Nilsson's estimate of the nodes in chess's complete game graph (seed 001, as a power of ten), the time he
+#: supposes one node takes to generate, and the age of the universe (Planck 2018: 13.8 billion years)
+CHESS_NODES_POWER, NODE_SECONDS, UNIVERSE_YEARS = 40, 1e-9 / 3, 13.8e9
+CENTURY_SECONDS = 100 * 365.25 * 24 * 3600
+
+
+def about(x: float) -> str:
+    """``x`` to one significant digit as a power of ten, in the notes' markup: ``3 × 10^{30}``, ``10^{21}``."""
+    power = math.floor(math.log10(x))
+    digit = round(x / 10 ** power)
+    if digit == 10:
+        power, digit = power + 1, 1
+    return f"10^{{{power}}}" if digit == 1 else f"{digit} × 10^{{{power}}}"
+
+
+@fact("chess_graph")
+def chess_graph(builder) -> dict[str, Any]:
+    """How long generating chess's complete game graph would take: Nilsson's estimate of its size, worked out."""
+    seconds = 10 ** CHESS_NODES_POWER * NODE_SECONDS
+    return {"nodes": about(10 ** CHESS_NODES_POWER), "seconds": about(seconds),
+            "centuries": about(seconds / CENTURY_SECONDS), "universe": about(UNIVERSE_YEARS / 100),
+            "nilsson": "10^{22}"}
+
+
+@functools.lru_cache(maxsize=None)
+def first_move_values() -> tuple[float, ...]:
+    """The value of each of X's first moves on the empty board under a complete search (the reference's alpha-beta
+    from the board after the move, whose root value is exact), in ACTIONS order."""
+    game = TicTacToe()
+    return tuple(reference_trace(game, game.result(EMPTY, move), Algorithm.ALPHABETA, True).value
+                 for move in game.actions(EMPTY))
+
+
+@fact("first_moves")
+def first_moves(builder) -> dict[str, Any]:
+    """What a complete search says of the first moves: every one is worth the same (a draw)."""
+    values = first_move_values()
+    check(len(set(values)) == 1, "a complete search no longer values every first move of tic-tac-toe alike")
+    return {"complete": fmt(values[0]), "first": len(values)}
 
 
 @fact("aima_minimax")
@@ -195,7 +238,7 @@ def nilsson_stage_1(builder) -> dict[str, Any]:
             "values": join(builder, [builder.w("ttt.value_of", value=fmt(v), kind=k) for v, k in zip(values, kinds)]),
             "choice": kinds[values.index(max(values))], "first_kind": kinds[values.index(best_before)],
             "alpha": fmt(best_before), "cut_kind": kinds[cut], "cut_value": fmt(nilsson_eval(replies[cut][0])),
-            "cut_count": len(replies[cut]) - 1}
+            "cut_count": len(replies[cut]) - 1, **first_moves(builder)}
 
 
 def winning_squares(board_: str, mark: str) -> list[int]:

@@ -1,0 +1,62 @@
+"""What the handouts state about games is true (issue 33): worked out from the kit's games or quoted as the source's
+estimate with its source, never a figure carried over uncorrected."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from abkit.handouts.content import build_document
+from abkit.tictactoe import LINES
+
+from test_handout_text import printed
+
+
+@functools.lru_cache(maxsize=None)
+def value(board: str) -> int:
+    """Tic-tac-toe's minimax value for X of ``board``, by a plain search written here (independent of the kit)."""
+    for a, b, c in LINES:
+        if board[a] != "." and board[a] == board[b] == board[c]:
+            return 1 if board[a] == "X" else -1
+    empty = [i for i, cell in enumerate(board) if cell == "."]
+    if not empty:
+        return 0
+    mark = "X" if board.count("X") == board.count("O") else "O"
+    values = [value(board[:i] + mark + board[i + 1:]) for i in empty]
+    return max(values) if mark == "X" else min(values)
+
+
+@pytest.fixture(scope="module", params=["en", "ko"])
+def notes(request) -> tuple[str, str]:
+    return request.param, "\n".join(printed(build_document(request.param, "handout")))
+
+
+def test_every_first_move_is_worth_a_draw_and_the_notes_say_so(notes):
+    """Under a complete search no first move is better than another: the centre is e(p)'s choice, not the best move."""
+    lang, text = notes
+    assert {value("." * i + "X" + "." * (8 - i)) for i in range(9)} == {0}
+    said = {"en": ("a complete search values every first move alike, at 0",
+                   "a complete search would value all 9 first moves alike, at 0"),
+            "ko": ("완전 탐색으로 보면 첫 수의 값은 모두 0으로 같습니다", "첫 수 9가지의 값이 모두 0으로 같습니다")}[lang]
+    assert all(sentence in text for sentence in said)
+    assert "best first move" not in text and "최선의 첫 수" not in text
+
+
+def test_the_time_to_build_chess_s_game_graph_is_worked_out_not_copied(notes):
+    """10^40 nodes at one per third of a nanosecond: 3.3 × 10^30 s, 1.06 × 10^21 centuries (Nilsson prints 10^22);
+    the universe, 13.8 billion years, is 1.4 × 10^8 centuries old."""
+    lang, text = notes
+    seconds = 10 ** 40 / 3e9
+    assert 1e21 < seconds / (100 * 365.25 * 86400) < 2e21
+    if lang == "en":
+        assert ("about 3 × 10^{30} seconds, that is about 10^{21} centuries (Nilsson writes 10^{22}), while the "
+                "universe is about 10^{8} centuries old") in text
+        assert "Nilsson estimates the complete game graph of chess at about 10^{40} nodes" in text
+    else:
+        assert "약 3 × 10^{30}초, 곧 약 10^{21}세기가 걸리는데(Nilsson의 글에는 10^{22}세기)" in text
+
+
+def test_a_program_s_name_takes_the_particle_of_how_it_is_read():
+    text = "\n".join(printed(build_document("ko", "handout")))
+    assert "CHINOOK**은" not in text and "CHINOOK은" not in text and "치누크**(CHINOOK)는" in text
