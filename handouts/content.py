@@ -104,6 +104,18 @@ class Refs:
         return self.numbers[key]
 
 
+class NotesRefs(Refs):
+    """Sections of the lecture notes cited from another document (a student's sheet, a key): the number with the
+    notes named (``3 of the lecture notes``, ``강의 노트 3``), so "Section 3" never points into the sheet itself."""
+
+    def __init__(self, numbers: dict[str, int], template: str) -> None:
+        super().__init__("sec", numbers)
+        self.template = template
+
+    def __getitem__(self, key: str) -> str:  # type: ignore[override]
+        return self.template.replace("{n}", str(super().__getitem__(key)))
+
+
 def section_numbers() -> dict[str, int]:
     """Section id -> its number in the lecture notes (what ``{sec[ID]}`` cites in every document)."""
     return {s["section"]: n for n, s in enumerate(outline()["handout"], 1)}
@@ -342,10 +354,12 @@ class Builder(_Figures, _Exercises):
     """Turns outline sections into :class:`Section` objects in one language.
 
     numbers: the figure and table numbers of a first pass over the same
-    document (``None`` in the first pass itself).
+    document (``None`` in the first pass itself). notes: the document is the lecture notes; in any other a
+    section is cited as the notes' (:class:`NotesRefs`).
     """
 
-    def __init__(self, lang: str, student: str = "", numbers: dict[str, dict[str, int]] | None = None) -> None:
+    def __init__(self, lang: str, student: str = "", numbers: dict[str, dict[str, int]] | None = None,
+                 notes: bool = True) -> None:
         self.lang = lang
         self.student = student
         self.words = words(lang)
@@ -355,7 +369,8 @@ class Builder(_Figures, _Exercises):
         known = numbers or {}
         self.refs = {"fig": Refs("fig", known.get("fig") if numbers is not None else None),
                      "table": Refs("table", known.get("table") if numbers is not None else None),
-                     "sec": Refs("sec", section_numbers()),
+                     "sec": Refs("sec", section_numbers()) if notes else NotesRefs(section_numbers(),
+                                                                                    self.words["ref.notes_section"]),
                      "ex": Refs("ex", {ex: number(ex) for ex in outline()["exercises"]})}
         self.context: dict[str, Any] = {}
         self.pages = {"exercise": 0, "answer": 0}
@@ -593,10 +608,11 @@ def build_document(lang: str, edition: str, student: str = "") -> Document:
         specs = plan["answer_key"]
     else:
         specs = plan["handout"]
-    first = Builder(lang, student)
+    notes = edition == "handout"  # other documents cite the notes' sections as the notes'
+    first = Builder(lang, student, notes=notes)
     for spec_ in specs:
         first.section(spec_)
-    builder = Builder(lang, student, numbers=first.found)
+    builder = Builder(lang, student, numbers=first.found, notes=notes)
     sections = [builder.section(spec_) for spec_ in specs]
     for section in sections[:1]:
         section.page_break = False

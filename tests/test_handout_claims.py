@@ -60,3 +60,19 @@ def test_the_time_to_build_chess_s_game_graph_is_worked_out_not_copied(notes):
 def test_a_program_s_name_takes_the_particle_of_how_it_is_read():
     text = "\n".join(printed(build_document("ko", "handout")))
     assert "CHINOOK**은" not in text and "CHINOOK은" not in text and "치누크**(CHINOOK)는" in text
+
+
+@pytest.mark.parametrize("edition,student", [("student_sheet", "kim-01"), ("answer_key", ""), ("variant_key", "kim-01")])
+def test_sheets_and_keys_cite_sections_as_the_lecture_notes(edition, student):
+    """A student's sheet and the keys hold no numbered sections of the notes: every section they cite is named as
+    the notes' ("Section 12 of the lecture notes", "강의 노트 12절"); the notes themselves cite their own plainly."""
+    import re
+
+    english = "\n".join(printed(build_document("en", edition, student)))
+    korean = "\n".join(printed(build_document("ko", edition, student)))
+    cited = re.findall(r"Sections? \d+(?: of the lecture notes)?", english)
+    assert cited and all(c.endswith(" of the lecture notes") for c in cited)
+    cited = re.findall(r"(?:강의 노트 )?\d+절", korean)
+    assert cited and all(c.startswith("강의 노트 ") for c in cited)
+    notes = "\n".join(printed(build_document("en", "handout")))
+    assert "of the lecture notes" not in notes
