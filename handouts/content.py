@@ -470,10 +470,12 @@ class Builder(_Figures, _Exercises):
                 for node, texts in fx.notes.items()]
 
     def glossary(self) -> dict[str, Any]:
-        """The kit's glossary as a table: English term, the kit's Korean term, the Korean course text's term."""
-        rows = [[entry["en"], entry["ko"], entry["seed"] or "—"] for entry in glossary()]
-        head = [self.w(k) for k in ("glossary.en", "glossary.ko", "glossary.seed")]
-        return {**self.table(head, rows, self.w("glossary.caption"), [5, 3, 3], "glossary"), "glossary": True}
+        """The kit's glossary as a table: English term, the kit's Korean term, the Korean course text's term, and
+        what it means in this language (where the term alone does not say)."""
+        rows = [[entry["en"], entry["ko"], entry["seed"] or "—", entry.get("means", {}).get(self.lang, "")]
+                for entry in glossary()]
+        head = [self.w(k) for k in ("glossary.en", "glossary.ko", "glossary.seed", "glossary.means")]
+        return {**self.table(head, rows, self.w("glossary.caption"), [3, 2, 2, 5], "glossary"), "glossary": True}
 
 
 def two_plies(fixture_id: str) -> list[tuple[Any, str, list[str]]]:

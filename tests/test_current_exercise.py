@@ -65,7 +65,7 @@ def test_the_current_exercise_moves_on_when_one_passes(abkit, folder):
     run = abkit("check", "--exercises", folder(solved=1), "--lang", "ko")
     assert "✓ minimax · 미니맥스 결정: 통과(공개 테스트 35개)" in run.out and "== alphabeta · 알파베타 탐색 ==" in run.out
     assert "진행: 연습 문제 5개 중 1개 완료 [####----------------]" in run.out
-    assert "○ ordering · EVAL과 반복 심화로 행동 순서 정하기: 아직 시작하지 않음" in run.out
+    assert "○ ordering · EVAL과 반복 심화로 수 순서 정하기: 아직 시작하지 않음" in run.out
 
 
 def test_a_failing_exercise_after_the_current_one_names_its_first_failing_test(abkit, folder):

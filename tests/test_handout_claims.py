@@ -76,3 +76,17 @@ def test_sheets_and_keys_cite_sections_as_the_lecture_notes(edition, student):
     assert cited and all(c.startswith("강의 노트 ") for c in cited)
     notes = "\n".join(printed(build_document("en", "handout")))
     assert "of the lecture notes" not in notes
+
+
+def test_one_word_per_concept_on_the_pages(notes):
+    """The figures' notes write α and β as the page does, and a Korean page says 수 순서 for move ordering (행동 is
+    AIMA's ACTIONS only) and gives every term's meaning in Korean."""
+    lang, text = notes
+    assert "alpha =" not in text and "beta =" not in text
+    if lang == "ko":
+        assert "행동 순서" not in text and "수 순서" in text
+        glossary = build_document("ko", "handout").sections[-1]
+        rows = [row for b in glossary.blocks if b.get("glossary") for row in b["rows"]]
+        meanings = [row[3] for row in rows if row[3]]
+        assert len(meanings) >= 14 and all(any("가" <= ch <= "힣" for ch in m) for m in meanings)
+        assert not any("(" in row[0] for row in rows)  # the English column holds the term alone

@@ -173,7 +173,9 @@ def test_the_glossary_is_well_formed():
     entries = glossary()
     assert len(entries) >= 20
     for entry in entries:
-        assert set(entry) == {"en", "ko", "seed", "avoid"}, entry
+        assert set(entry) - {"means"} == {"en", "ko", "seed", "avoid"}, entry
+        assert "(" not in entry["en"], entry  # what a term means goes in means:, in both languages
+        assert set(entry.get("means", {"en": 1, "ko": 1})) == {"en", "ko"}, entry
         assert entry["en"] and entry["ko"] and isinstance(entry["avoid"], list), entry
         assert not any(avoid in entry["ko"] for avoid in entry["avoid"]), entry
     kit_terms = [term for entry in entries for term in re.split(r",\s*", entry["ko"])]
@@ -470,6 +472,7 @@ def test_the_handout_ends_with_the_glossary_in_both_languages():
         last = build_document(lang, "handout").sections[-1]
         tables = [b for b in last.blocks if b.get("glossary")]
         assert last.id == "glossary" and len(tables) == 1
-        assert tables[0]["rows"] == [[e["en"], e["ko"], e["seed"] or "—"] for e in entries]
+        assert tables[0]["rows"] == [[e["en"], e["ko"], e["seed"] or "—", e.get("means", {}).get(lang, "")]
+                                     for e in entries]
     assert {"수평선 효과", "시계 효과", "정답", "확률 노드", "깊이 제한", "α–β 구간"} <= \
         {term for e in entries for term in (e["ko"], e["seed"])}
