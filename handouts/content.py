@@ -30,6 +30,7 @@ from abkit.tictactoe import nilsson_eval
 from abkit.trace import Trace
 from abkit.tree import Tree, backed_up_values
 
+from abkit.handouts.facts import check
 from abkit.handouts.facts import compute as compute_facts
 from abkit.handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
                         seed_for, spec, square_of)
@@ -329,7 +330,20 @@ class _Exercises:
         return [{"kind": "p", "text": self.w("ans.best", evaluated=len(best_trace.evaluated), before=len(trace.evaluated),
                                              km=km_leaves(b, d), b=b, d=d,
                                              order=reorder_text(tree, best))},
+                {"kind": "p", "text": self.any_best_order(tree, km_leaves(b, d))},
                 self.paper(svg, f"fig-{exercise}-best", "ans.best_fig", best_trace.pruned(best), KEY_SCALE, n=n)]
+
+    def any_best_order(self, tree: Tree, km: int) -> str:
+        """Which reorderings are right, not only the key's: on a two-ply tree with MAX at the root, alpha-beta evaluates
+        the Knuth–Moore minimum exactly when the root's best move comes first and every other MIN node's first leaf
+        is cut on (at most the root's value under the AIMA rule, below it under CS188's); tests/test_handout_claims.py
+        holds the condition against every ordering."""
+        depths = tree.depths()
+        check(tree.root_player == MAX and max(depths.values()) == 2 and len(tree.leaves()) == sum(
+            1 for n, k in depths.items() if k == 2), "the reordering key's condition is for two-ply MAX-rooted trees")
+        values = backed_up_values(tree)
+        best = max(tree.children[tree.root], key=lambda child: values[child])
+        return self.w("ans.best_any", km=km, best=best, value=fmt(values[tree.root]))
 
     def equality(self, tree: Tree, trace: Trace) -> str:
         """The answer to "which cut test fires on equality, and would it under CS188?": each test that fires with

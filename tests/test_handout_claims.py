@@ -90,3 +90,40 @@ def test_one_word_per_concept_on_the_pages(notes):
         meanings = [row[3] for row in rows if row[3]]
         assert len(meanings) >= 14 and all(any("가" <= ch <= "힣" for ch in m) for m in meanings)
         assert not any("(" in row[0] for row in rows)  # the English column holds the term alone
+
+
+def evaluated_by_alpha_beta(children: list[list[float]]) -> int:
+    """Leaves alpha-beta (AIMA rule: cut when v ≤ α) evaluates on a two-ply tree, MAX at the root, written here."""
+    alpha, count = -float("inf"), 0
+    for leaves in children:
+        v = float("inf")
+        for leaf in leaves:
+            count += 1
+            v = min(v, leaf)
+            if v <= alpha:
+                break
+        alpha = max(alpha, v)
+    return count
+
+
+@pytest.mark.parametrize("student", ["", "kim-01", "lee-02", "park-03"])
+def test_the_reordering_key_states_exactly_the_orders_that_are_right(student):
+    """Every ordering of Exercise 5's tree (root moves and each MIN node's leaves) tried: the ones that reach the
+    Knuth–Moore minimum are exactly those the key's condition names, and the key names the right move and value."""
+    import itertools
+
+    from abkit.handouts.exercises import exercise_tree
+
+    tree = exercise_tree("ex3", student)
+    mins = {child: [tree.utilities[leaf] for leaf in tree.children[child]] for child in tree.children[tree.root]}
+    root_value = max(min(leaves) for leaves in mins.values())
+    best = next(child for child, leaves in mins.items() if min(leaves) == root_value)
+    fewest = 3 + 3 - 1  # b^⌈d/2⌉ + b^⌊d/2⌋ − 1 for b = 3, d = 2
+    for moves in itertools.permutations(mins):
+        for orders in itertools.product(*(itertools.permutations(mins[m]) for m in moves)):
+            said = moves[0] == best and all(order[0] <= root_value for order in orders[1:])
+            assert (evaluated_by_alpha_beta([list(o) for o in orders]) == fewest) == said, (moves, orders)
+    edition = "variant_key" if student else "answer_key"
+    key = "\n".join(printed(build_document("en", edition, student)))
+    assert (f"any with which alpha-beta evaluates {fewest} leaves. Two things decide it: the root's best move, {best} "
+            f"(worth {root_value:g}), is searched first") in key
