@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 import statistics
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
@@ -75,8 +76,71 @@ def table(rows: list[Row], lang: str = "en") -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class Series:
+    """How one ordering is drawn, told apart in grey print by its dashes and its marker, not only its colour."""
+
+    name: str
+    formula: int  # index in Row.formulas
+    colour: str
+    dash: str  # "" for a solid line
+    shape: str  # circle | square | triangle
+
+    @property
+    def dash_attr(self) -> str:
+        return f' stroke-dasharray="{self.dash}"' if self.dash else ""
+
+    def marker(self, cx: float, cy: float, r: float = 4.0) -> str:
+        """The series' marker centred at (cx, cy)."""
+        if self.shape == "square":
+            return (f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
+                    f'fill="white" stroke="{self.colour}" stroke-width="1.5"/>')
+        if self.shape == "triangle":
+            return (f'<polygon points="{cx:.1f},{cy - r * 1.2:.1f} {cx - r * 1.1:.1f},{cy + r * 0.8:.1f} '
+                    f'{cx + r * 1.1:.1f},{cy + r * 0.8:.1f}" fill="{self.colour}"/>')
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r}" fill="{self.colour}"/>'
+
+
+#: dark solid with discs, mid dashed with open squares, light dotted with triangles: three lines apart in grey too
+SERIES = (Series("best", 0, "#08306b", "", "circle"), Series("random", 1, "#238b45", "7 4", "square"),
+          Series("worst", 2, "#e6550d", "2 3", "triangle"))
+MEASURED = {"best": lambda r: r.best, "random": lambda r: r.random_mean, "worst": lambda r: r.worst}
+
+
+def spread(items: list[tuple[float, Series]], low: float, high: float, gap: float) -> list[tuple[float, Series]]:
+    """Label heights near the wanted ones (sorted top to bottom), at least ``gap`` apart, within ``low``..``high``."""
+    out: list[float] = []
+    for want, _ in items:
+        out.append(max(want, low, out[-1] + gap if out else low))
+    overflow = out[-1] - high if out else 0
+    if overflow > 0:
+        out = [max(low + k * gap, v - overflow) for k, v in enumerate(out)]
+    return [(v, series) for v, (_, series) in zip(out, items)]
+
+
+def _label(series: Series, x: float, y: float, lang: str) -> str:
+    """A series named at the end of its line: a sample of the line with its marker, the name, the formula."""
+    return (f'<line x1="{x}" x2="{x + 22}" y1="{y:.1f}" y2="{y:.1f}" stroke="{series.colour}" stroke-width="1.6"'
+            f'{series.dash_attr}/>' + series.marker(x + 11, y)
+            + f'<text x="{x + 28}" y="{y + 4:.1f}">{escape(t(f"lab.series.{series.name}", lang))}</text>'
+            + f'<text x="{x + 28}" y="{y + 19:.1f}" fill="#444">{superscripts(t(f"lab.formula.{series.name}", lang))}'
+            '</text>')
+
+
+def superscripts(text: str) -> str:
+    """A formula written ``b^(3d/4)`` or ``b^⌈d/2⌉+…`` as SVG text with its exponents raised (escaped)."""
+    out, at = [], 0
+    for m in re.finditer(r"\^(\([^)]*\)|[^+−\s]+)", text):
+        out.append(escape(text[at:m.start()]))
+        out.append(f'<tspan dy="-5" font-size="10">{escape(m.group(1).strip("()"))}</tspan><tspan dy="5">\u200b</tspan>')
+        at = m.end()
+    out.append(escape(text[at:]))
+    return "".join(out)
+
+
 def plot_svg(rows: list[Row], lang: str = "en", width: int = 600, height: int = 360) -> str:
-    """A log-scale plot: the three curves as lines, the measurements as points (random with its range)."""
+    """A log-scale plot: the three curves as lines, the measurements as points (random with its range), each
+    series named at the end of its line, in the lines' order."""
     left, right, top, bottom = 64, 190, 24, 44
     depths = [r.d for r in rows]
     top_value = max(max(r.formulas[2], r.worst) for r in rows)
@@ -101,22 +165,19 @@ def plot_svg(rows: list[Row], lang: str = "en", width: int = 600, height: int = 
                  f'{escape(t("lab.axis.depth", lang, b=rows[0].b))}</text>')
     parts.append(f'<text x="14" y="{(top + height - bottom) / 2:.1f}" text-anchor="middle" '
                  f'transform="rotate(-90 14 {(top + height - bottom) / 2:.1f})">{escape(t("lab.axis.leaves", lang))}</text>')
-    series = [("#1f77b4", 0, "best", lambda r: r.best), ("#2ca02c", 1, "random", lambda r: r.random_mean),
-              ("#d62728", 2, "worst", lambda r: r.worst)]
-    for k, (color, formula, name, measured) in enumerate(series):
-        points = " ".join(f"{x(r.d):.1f},{y(r.formulas[formula]):.1f}" for r in rows)
-        parts.append(f'<polyline points="{points}" fill="none" stroke="{color}" stroke-width="1.5" stroke-dasharray="5 3"/>')
+    ends = []
+    for series in SERIES:
+        measured = MEASURED[series.name]
+        points = " ".join(f"{x(r.d):.1f},{y(r.formulas[series.formula]):.1f}" for r in rows)
+        parts.append(f'<polyline points="{points}" fill="none" stroke="{series.colour}" stroke-width="1.6"'
+                     f'{series.dash_attr}/>')
         for r in rows:
-            if name == "random":
+            if series.name == "random":
                 parts.append(f'<line x1="{x(r.d):.1f}" x2="{x(r.d):.1f}" y1="{y(r.random_low):.1f}" '
-                             f'y2="{y(r.random_high):.1f}" stroke="{color}"/>')
-            parts.append(f'<circle cx="{x(r.d):.1f}" cy="{y(measured(r)):.1f}" r="3.5" fill="{color}"/>')
-        label_y = top + 14 + 34 * k
-        parts.append(f'<line x1="{width - right + 10}" x2="{width - right + 30}" y1="{label_y}" y2="{label_y}" '
-                     f'stroke="{color}" stroke-dasharray="5 3"/>')
-        parts.append(f'<circle cx="{width - right + 20}" cy="{label_y}" r="3.5" fill="{color}"/>')
-        parts.append(f'<text x="{width - right + 36}" y="{label_y + 4}">{escape(t(f"lab.series.{name}", lang))}</text>')
-        parts.append(f'<text x="{width - right + 36}" y="{label_y + 18}" fill="#555">'
-                     f'{escape(t(f"lab.formula.{name}", lang))}</text>')
+                             f'y2="{y(r.random_high):.1f}" stroke="{series.colour}"/>')
+            parts.append(series.marker(x(r.d), y(measured(r))))
+        ends.append((y(rows[-1].formulas[series.formula]), series))
+    for label_y, series in spread(sorted(ends, key=lambda e: e[0]), top + 6, height - bottom - 20, 30):
+        parts.append(_label(series, width - right + 12, label_y, lang))
     parts.append("</svg>")
     return "\n".join(parts)

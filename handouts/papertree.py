@@ -35,6 +35,8 @@ from abkit.stepthrough.typeset import typeset
 
 #: points per millimetre: the SVG's user unit is the point
 MM = 72 / 25.4
+#: names and long values: an answer key prints its trees at 0.8 of their size, so 9 is 7.2 pt there
+KEY_LABEL = 9
 KINDS = ("alphabeta", "minimax", "template", "expectimax", "horizon", "board")
 
 
@@ -358,10 +360,10 @@ def _node(node: str, part: Part, x: float, y: float, band: float, s: PaperStyle)
         if part.name and not part.below and not part.name_below:
             nx = left_x - (lw - s.gap) / 2
             out.append(_text(nx * MM, (top + s.name_h - 0.6) * MM, part.name, s.grey if part.grey else s.soft,
-                             "middle", 8.5, italic=True))
+                             "middle", KEY_LABEL, italic=True))
     if part.name_below:
         out.append(_text(x * MM, (y + h / 2 + s.name_h + 0.4) * MM, part.name, s.grey if part.grey else s.soft,
-                         "middle", 8.5, italic=True))
+                         "middle", KEY_LABEL, italic=True))
     if part.blank_leaf:
         out.append(_line(x - s.box_w / 2, y + band / 2 + s.gap + s.box_h, ink))
     for label, value, klass in part.below:
@@ -370,7 +372,7 @@ def _node(node: str, part: Part, x: float, y: float, band: float, s: PaperStyle)
         out.append(_text((left + s.label_w - 0.6) * MM, (top + s.box_h - 1.6) * MM, label, s.soft, "end", 9.5))
         out.append(_box(left + s.label_w, top, klass, value, ink, label))
         if part.name:
-            out.append(_text(x * MM, (top + s.box_h + s.name_h + 0.2) * MM, part.name, s.soft, "middle", 8.5,
+            out.append(_text(x * MM, (top + s.box_h + s.name_h + 0.2) * MM, part.name, s.soft, "middle", KEY_LABEL,
                              italic=True))
     cw, ch = _column(part, s)
     top = y - ch / 2
@@ -430,7 +432,7 @@ def _box(x: float, y: float, klass: str, value: str | None, ink: str, label: str
     out = (f'<rect class="blank {klass}" data-label="{escape(label)}" x="{X:.2f}" y="{Y:.2f}" width="{W:.2f}" '
            f'height="{H:.2f}" rx="1.5" fill="white" stroke="{ink if value is not None else "#888"}" stroke-width="0.7"/>')
     if value:
-        size = 10.5 if len(value) <= 3 else 8.5
+        size = 10.5 if len(value) <= 3 else KEY_LABEL
         out += _text(X + W / 2, Y + H / 2 + 3.6, value, ink, "middle", size, bold=True)
     return out
 

@@ -26,12 +26,19 @@ from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 
-from abkit.game import CHANCE, MAX
+from abkit.game import CHANCE, MAX, MIN
 from abkit.textree import fmt
 from abkit.trace import Trace
 from abkit.tree import Tree
 
 from abkit.stepthrough.typeset import typeset
+
+
+#: the size of every label beside a node (names, windows, visit numbers, probabilities): printed at 3/4 of its
+#: size (the handouts' figures), 9.5 is 7.1 pt, the least a label may print at; the visit number's circle holds it
+LABEL, ORDER_R = 9.5, 7
+#: how far below a MIN triangle's apex its edges start
+APEX_GAP = 3.5
 
 
 @dataclass(frozen=True)
@@ -65,7 +72,7 @@ COMPACT = Style(leaf_gap=34, level=80)
 
 STYLE = Style()
 #: widest a figure may be printed, in points (A4 text width with 2 cm margins is about 482 pt)
-MAX_FIGURE_PT = 440
+MAX_FIGURE_PT = 480
 
 
 @dataclass(frozen=True)
@@ -235,11 +242,11 @@ def _probability(xy, parent: str, child: str, p: float | None, players, style: S
     x2, y2 = _anchor(xy, child, players, style, top=True)
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     text = probability_text(p)
-    half = len(text) * 2.6 + 2
+    half = len(text) * 2.9 + 2
     colour = style.grey if faded else style.order_fill
     return (f'<g class="probability" data-node="{escape(child)}">'
-            f'<rect x="{mx - half:.1f}" y="{my - 6.5:.1f}" width="{2 * half:.1f}" height="11" fill="white"/>'
-            + _text(mx, my + 2.8, text, colour, "middle", 9) + "</g>")
+            f'<rect x="{mx - half:.1f}" y="{my - 7.5:.1f}" width="{2 * half:.1f}" height="13" fill="white"/>'
+            + _text(mx, my + 3, text, colour, "middle", LABEL) + "</g>")
 
 
 def _anchor(xy, node: str, players: dict[str, str], style: Style, top: bool) -> tuple[float, float]:
@@ -263,6 +270,9 @@ def _edge(xy, parent: str, child: str, players, style: Style, greyed: bool, best
     """
     x1, y1 = _anchor(xy, parent, players, style, top=False)
     x2, y2 = _anchor(xy, child, players, style, top=True)
+    if players.get(parent) == MIN:  # a gap below the apex: a MIN triangle's sides and its edges never read as an X
+        length = math.hypot(x2 - x1, y2 - y1) or 1
+        x1, y1 = x1 + (x2 - x1) / length * APEX_GAP, y1 + (y2 - y1) / length * APEX_GAP
     colour = style.grey if greyed else (style.faint if faint else (style.best if best else style.ink))
     width = 2.6 if best else 1.1
     dash = ' stroke-dasharray="4 3"' if greyed else (' stroke-dasharray="1.5 2.5"' if faint else "")
@@ -313,24 +323,27 @@ def _node(tree: Tree, node: str, at: tuple[float, float], player: str, call, sho
                        f'stroke-width="1.3"{dash}/>')
         if show.values and call is not None and call.value is not None:
             value = short(call.value)
-            out.append(_text(x, ty, value, ink, "middle", 10.5 if len(value) <= 3 else 8.5, bold=True))
+            out.append(_text(x, ty, value, ink, "middle", 10.5 if len(value) <= 3 else LABEL, bold=True))
             if eval_node:
                 out.append(_eval_label(x, y + r + 12, call.value, ink))
         out.append(_window(x + w + 3, y, call, show, ink))
         if show.slots:
             out.append(_text(x, ty, "", ink, "middle", 10.5, bold=True, cls="v") +
-                       _text(x + w + 3, y + 1, "", ink, "start", 8.5, cls="wa") +
-                       _text(x + w + 3, y + 11, "", ink, "start", 8.5, cls="wb"))
+                       _text(x + w + 3, y + 1, "", ink, "start", LABEL, cls="wa") +
+                       _text(x + w + 3, y + 11, "", ink, "start", LABEL, cls="wb"))
     name_colour = style.grey if greyed else (style.faint if faint else "#666")
     if tree.is_leaf(node):
-        out.append(_text(x, y + r + 11, node, name_colour, "middle", 9, italic=True))
+        out.append(_text(x, y + r + 11, node, name_colour, "middle", LABEL, italic=True))
     else:
-        out.append(_text(x - r * 1.2 - 3, y - r + 2 if side > 0 else y + 6, node, name_colour, "end", 9, italic=True))
-    ox, oy = x + side * (r * 1.2 + 1), y - r - 3
+        out.append(_text(x - r * 1.2 - 3, y - r + 2 if side > 0 else y + 6, node, name_colour, "end", LABEL, italic=True))
+    if tree.is_leaf(node):  # above the box's corner: the gap between two parents' leaves is too narrow beside it
+        ox, oy = x + side * r * 0.9, y - r - ORDER_R
+    else:
+        ox, oy = x + side * (r * 1.2 + 1), y - r - 3
     out.append(_order(ox, oy, call, show, style))
     if show.slots:
-        out.append(f'<g class="order slot"><circle cx="{ox:.1f}" cy="{oy:.1f}" r="6.5" fill="{style.order_fill}"/>'
-                   + _text(ox, oy + 2.8, "", "white", "middle", 7.5, cls="o") + "</g>")
+        out.append(f'<g class="order slot"><circle cx="{ox:.1f}" cy="{oy:.1f}" r="{ORDER_R}" fill="{style.order_fill}"/>'
+                   + _text(ox, oy + 3.3, "", "white", "middle", LABEL, cls="o") + "</g>")
     out.append("</g>")
     return "".join(out)
 
@@ -339,31 +352,31 @@ def _eval_label(x: float, y: float, value: float, ink: str) -> str:
     """``EVAL = v`` centred at (x, y) on a white ground, so the dotted edges below do not cross it."""
     text = f"EVAL = {short(value)}"
     half = len(text) * 2.6 + 3
-    return (f'<g class="eval"><rect x="{x - half:.1f}" y="{y - 8.5:.1f}" width="{2 * half:.1f}" height="11.5" '
+    return (f'<g class="eval"><rect x="{x - half:.1f}" y="{y - 9.5:.1f}" width="{2 * half:.1f}" height="13" '
             f'rx="2" fill="white" stroke="{ink}" stroke-width="0.6" stroke-dasharray="2 1.5"/>'
-            + _text(x, y, text, ink, "middle", 8.5) + "</g>")
+            + _text(x, y, text, ink, "middle", LABEL) + "</g>")
 
 
 def _window(x: float, y: float, call, show: Show, ink: str) -> str:
     """The α/β label right of an internal node, or blanks to fill in."""
     if show.blank:
-        return _text(x, y + 1, "α=____", "#777", "start", 8.5) + _text(x, y + 11, "β=____", "#777", "start", 8.5)
+        return _text(x, y + 1, "α=____", "#777", "start", LABEL) + _text(x, y + 11, "β=____", "#777", "start", LABEL)
     if not show.windows or call is None or call.alpha is None:
         return ""
-    return (_text(x, y + 1, f"α={fmt(call.alpha)}", ink, "start", 8.5)
-            + _text(x, y + 11, f"β={fmt(call.beta)}", ink, "start", 8.5))
+    return (_text(x, y + 1, f"α={fmt(call.alpha)}", ink, "start", LABEL)
+            + _text(x, y + 11, f"β={fmt(call.beta)}", ink, "start", LABEL))
 
 
 def _order(x: float, y: float, call, show: Show, style: Style) -> str:
     """The visit-order number (the node's position in ``visited``) in a small circle, or an empty circle."""
     if show.blank:
-        return (f'<circle class="order blank" cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="white" stroke="#888" '
+        return (f'<circle class="order blank" cx="{x:.1f}" cy="{y:.1f}" r="{ORDER_R}" fill="white" stroke="#888" '
                 f'stroke-width="0.8"/>')
     if not show.order or call is None:
         return ""
     number = max(1, call.visited_at)
-    return (f'<circle class="order" cx="{x:.1f}" cy="{y:.1f}" r="6.5" fill="{style.order_fill}"/>'
-            + _text(x, y + 2.8, str(number), "white", "middle", 7.5))
+    return (f'<circle class="order" cx="{x:.1f}" cy="{y:.1f}" r="{ORDER_R}" fill="{style.order_fill}"/>'
+            + _text(x, y + 3.3, str(number), "white", "middle", LABEL))
 
 
 def _text(x: float, y: float, text: str, colour: str, anchor: str, size: float, bold: bool = False,

@@ -21,7 +21,7 @@ from abkit.handouts import content, fonts, render, words
 from abkit.handouts.content import (build_document, exercise_tree, final_iteration, outline, seed_for,
                                      step_events, trace_of)
 from abkit.reference import reference_trace
-from abkit.stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, best_path, render_svg
+from abkit.stepthrough.svgtree import ANSWER, BLANK, MAX_FIGURE_PT, MINIMAX, VALUES, best_path, render_svg
 
 SEED_KIM_EX1 = 235349598443848
 CUT = re.compile(r'<g class="cut" data-node="([^"]+)"')
@@ -323,8 +323,8 @@ def test_the_ordering_plot_is_measured_when_the_handout_is_built():
     builder = content.Builder("ko")
     plot = builder.ordering_plot({"b": 2, "max_depth": 3, "seeds": 3, "caption": "efficiency.plot"})
     assert plot["kind"] == "figure" and plot["pruned"] == [] and plot["caption"].startswith("그림 1. ")
-    assert plot["svg"].startswith("<svg") and "최선 순서" in plot["svg"] and 0 < plot["width_pt"] <= 440
-    assert plot["svg"].count("<circle") == 3 * 3 + 3  # best, random, worst at d = 1..3, and the legend
+    assert plot["svg"].startswith("<svg") and "최선 순서" in plot["svg"] and 0 < plot["width_pt"] <= MAX_FIGURE_PT
+    assert [plot["svg"].count(f"<{shape}") for shape in ("circle", "polygon")] == [3 + 1, 3 + 1]  # d = 1..3, label
 
 
 def test_wide_trees_are_drawn_compact_and_the_others_as_before():

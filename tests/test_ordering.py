@@ -35,8 +35,16 @@ def test_the_plot_has_three_curves_and_every_point():
     rows = measure(2, range(1, 5), seeds=5)
     svg = ET.fromstring(plot_svg(rows, "ko"))
     ns = "{http://www.w3.org/2000/svg}"
-    assert len(svg.findall(f"{ns}polyline")) == 3
-    assert len(svg.findall(f"{ns}circle")) == 3 * len(rows) + 3   # measurements + legend
+    lines = svg.findall(f"{ns}polyline")
+    assert len(lines) == 3 and len({line.get("stroke-dasharray") for line in lines}) == 3  # apart in grey print
+    for shape in ("circle", "rect", "polygon"):  # one marker per series: its measurements and its label
+        assert len([e for e in svg.iter(f"{ns}{shape}") if e.get("fill") != "white" or shape == "rect"]) \
+            == len(rows) + 1 + (shape == "rect")  # (the background is a rect too)
+    names = [e.text for e in svg.iter(f"{ns}text") if e.text in ("최선 순서", "무작위 순서", "최악 순서")]
+    ends = sorted(lines, key=lambda line: float(line.get("points").split()[-1].split(",")[1]))
+    colours = {"최선 순서": "#08306b", "무작위 순서": "#238b45", "최악 순서": "#e6550d"}
+    labels = sorted(names, key=lambda n: next(float(e.get("y")) for e in svg.iter(f"{ns}text") if e.text == n))
+    assert [colours[n] for n in labels] == [line.get("stroke") for line in ends]  # named in the lines' order
     assert "최선 순서" in ET.tostring(svg, encoding="unicode")
     assert table(rows)[1].split()[:4] == ["2", "1", "2", "2"]
 
