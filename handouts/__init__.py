@@ -37,11 +37,13 @@ FILES = {"handout": "handout", "answer_key": "answer-key",
 
 @dataclass(frozen=True)
 class Job:
-    """One document to write: its language, edition and student (``""`` for the shared ones)."""
+    """One document to write: its language, edition and student (``""`` for the shared ones), and the students
+    listed before that one on the class list (whose variants its own is kept apart from)."""
 
     lang: str
     edition: str
     student: str = ""
+    roster: tuple[str, ...] = ()
 
     def path(self, out: Path, fmt: str) -> Path:
         return out / self.lang / f"{FILES[self.edition].format(student=self.student)}.{fmt}"
@@ -94,8 +96,9 @@ def jobs(langs: list[str], students: list[str] | None = None) -> list[Job]:
     out = []
     for lang in langs:
         out += [Job(lang, "handout"), Job(lang, "answer_key")]
-        for student in students or ():
-            out += [Job(lang, "student_sheet", student), Job(lang, "variant_key", student)]
+        for k, student in enumerate(students or ()):  # each variant kept apart from those listed before it
+            before = tuple(students[:k])
+            out += [Job(lang, "student_sheet", student, before), Job(lang, "variant_key", student, before)]
     return out
 
 
@@ -117,7 +120,7 @@ def build(langs: list[str], out: Path, students: list[str] | None = None,
     with tempfile.TemporaryDirectory(prefix="abkit-fonts-") as tmp:
         folder = font_folder(font, Path(tmp)) if font else None
         for job in jobs(langs, students):
-            document = build_document(job.lang, job.edition, job.student)
+            document = build_document(job.lang, job.edition, job.student, job.roster)
             for fmt in formats:
                 path = job.path(out, fmt)
                 try:

@@ -269,7 +269,7 @@ class _Exercises:
     def exercise(self, exercise: str) -> list[dict[str, Any]]:
         """An exercise on a page of its own: the task, a pen-sized blank tree, the questions, a ruled answer area."""
         entry, n = spec(exercise), number(exercise)
-        tree = exercise_tree(exercise, self.student)
+        tree = exercise_tree(exercise, self.student, self.roster)
         blocks = self._page_start("exercise")
         self.context = exercise_facts(self, exercise, tree)
         blocks += [{"kind": "subhead", "text": self.w("ex.heading", n=n, title=self.w(f"{exercise}.title"))},
@@ -295,7 +295,7 @@ class _Exercises:
     def answer(self, exercise: str) -> list[dict[str, Any]]:
         """The answer to ``exercise``: the tree filled in from the reference search, and what the questions ask."""
         entry, n = spec(exercise), number(exercise)
-        tree = exercise_tree(exercise, self.student)
+        tree = exercise_tree(exercise, self.student, self.roster)
         blocks = self._page_start("answer")
         self.context = exercise_facts(self, exercise, tree)
         blocks.append({"kind": "subhead", "text": self.w("ans.heading", n=n, title=self.w(f"{exercise}.title"))})
@@ -324,13 +324,15 @@ class _Exercises:
         """The answer to a reordering question: the same nodes, best child first, with their own names."""
         best = order(tree, "best", rename=False)
         best_trace = trace_of(best, Algorithm.ALPHABETA)
-        entry = spec(exercise)
-        b, d = entry["branching"], entry["depth"]
+        first = best.children[best.root][0]  # the best move
+        others = len(best.children[best.root]) - 1
+        fewest = len(best.children[first]) + others
+        check(len(best_trace.evaluated) == fewest, "the best-first order no longer evaluates the fewest leaves")
         svg = paper_svg(best, "alphabeta", best_trace, figure_id=f"fig-{exercise}-best")
-        return [{"kind": "p", "text": self.w("ans.best", evaluated=len(best_trace.evaluated), before=len(trace.evaluated),
-                                             km=km_leaves(b, d), b=b, d=d,
+        return [{"kind": "p", "text": self.w("ans.best", evaluated=fewest, before=len(trace.evaluated), best=first,
+                                             first=len(best.children[first]), others=others,
                                              order=reorder_text(tree, best))},
-                {"kind": "p", "text": self.any_best_order(tree, km_leaves(b, d))},
+                {"kind": "p", "text": self.any_best_order(tree, fewest)},
                 self.paper(svg, f"fig-{exercise}-best", "ans.best_fig", best_trace.pruned(best), KEY_SCALE, n=n)]
 
     def any_best_order(self, tree: Tree, km: int) -> str:
@@ -369,13 +371,14 @@ class Builder(_Figures, _Exercises):
 
     numbers: the figure and table numbers of a first pass over the same
     document (``None`` in the first pass itself). notes: the document is the lecture notes; in any other a
-    section is cited as the notes' (:class:`NotesRefs`).
+    section is cited as the notes' (:class:`NotesRefs`). roster: the students listed before ``student``.
     """
 
     def __init__(self, lang: str, student: str = "", numbers: dict[str, dict[str, int]] | None = None,
-                 notes: bool = True) -> None:
+                 notes: bool = True, roster: tuple[str, ...] = ()) -> None:
         self.lang = lang
         self.student = student
+        self.roster = roster
         self.words = words(lang)
         self.figure_count = 0
         self.table_count = 0
@@ -555,7 +558,7 @@ def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any
     players = tree.players()
     best = [c for c in tree.children[tree.root] if values[c] == values[tree.root]]
     out: dict[str, Any] = {"value": short(values[tree.root]), "action": best[0], "leaves": len(tree.leaves()),
-                           "b": entry.get("branching"), "d": entry.get("depth")}
+                           "moves": len(tree.children[tree.root])}
     if kind == "minimax":
         out["formula"] = minimax_formula(tree, values)
         out["ab_evaluated"] = len(trace_of(tree, Algorithm.ALPHABETA).evaluated)
@@ -614,8 +617,9 @@ def typeset_document(document: Document) -> Document:
     return document
 
 
-def build_document(lang: str, edition: str, student: str = "") -> Document:
-    """The document ``edition`` in ``lang``; ``student`` selects a variant's trees."""
+def build_document(lang: str, edition: str, student: str = "", roster: tuple[str, ...] = ()) -> Document:
+    """The document ``edition`` in ``lang``; ``student`` selects a variant's trees, ``roster`` (the students listed
+    before it) keeps them apart from theirs (:func:`abkit.handouts.exercises.exercise_tree`)."""
     plan = outline()
     if edition == "student_sheet":
         wanted = set(plan["student_sheet"])
@@ -625,10 +629,10 @@ def build_document(lang: str, edition: str, student: str = "") -> Document:
     else:
         specs = plan["handout"]
     notes = edition == "handout"  # other documents cite the notes' sections as the notes'
-    first = Builder(lang, student, notes=notes)
+    first = Builder(lang, student, notes=notes, roster=roster)
     for spec_ in specs:
         first.section(spec_)
-    builder = Builder(lang, student, numbers=first.found, notes=notes)
+    builder = Builder(lang, student, numbers=first.found, notes=notes, roster=roster)
     sections = [builder.section(spec_) for spec_ in specs]
     for section in sections[:1]:
         section.page_break = False

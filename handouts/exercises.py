@@ -17,20 +17,24 @@ windows, visit order, cut-offs), ``minimax`` (backed-up values only), ``horizon`
 from __future__ import annotations
 
 import hashlib
+import random
 from typing import Any
 
 from abkit.algorithms import Algorithm
 from abkit.coursefolder import per_course
 from abkit.errors import UsageError
-from abkit.game import MAX
-from abkit.randomtree import random_tree
+from abkit.game import MAX, MIN
+from abkit.randomtree import random_leaves, random_tree
 from abkit.tictactoe import nilsson_eval
-from abkit.tree import Tree, backed_up_values, child_name
+from abkit.tree import Tree, backed_up_values, child_name, from_nested
 
+from abkit.handouts.papertree import TooWide, paper_svg
 from abkit.handouts.trees import cut_fires, fixture, outline, step_events, trace_of
 
 KINDS = ("alphabeta", "minimax", "horizon", "expectimax", "board")
 SEED_TRIES = 20000
+#: draws of the right difficulty tried for a pattern no earlier student on the roster has
+UNIQUE_TRIES = 400
 
 
 def spec(exercise: str) -> dict[str, Any]:
@@ -67,33 +71,99 @@ def root_tie(tree: Tree) -> bool:
 
 
 def difficulty(tree: Tree) -> dict[str, Any]:
-    """What the outline fixes of a random exercise, measured on ``tree``."""
-    return {"evaluated": len(trace_of(tree, Algorithm.ALPHABETA).evaluated), "equality_cuts": equality_cuts(tree),
-            "root_tie": root_tie(tree)}
+    """What the outline fixes of a random exercise, measured on ``tree``: also ``cuts`` (the subtrees alpha-beta
+    cuts off) and ``leaves`` (how many the tree has)."""
+    trace = trace_of(tree, Algorithm.ALPHABETA)
+    return {"evaluated": len(trace.evaluated), "equality_cuts": equality_cuts(tree), "root_tie": root_tie(tree),
+            "cuts": len(trace.pruned(tree)), "leaves": len(tree.leaves())}
+
+
+#: what the outline may fix of a random exercise; ``leaves`` as a range ``[least, most]``
+FIXED = ("evaluated", "equality_cuts", "root_tie", "cuts", "leaves")
+
+
+def fits(measured: dict[str, Any], wanted: dict[str, Any]) -> bool:
+    """Whether a tree measured so has the outline's difficulty (``leaves`` within its range, the rest equal)."""
+    return all(wanted[k][0] <= measured[k] <= wanted[k][1] if k == "leaves" else measured[k] == wanted[k]
+               for k in wanted)
+
+
+def shaped_tree(entry: dict[str, Any], seed: int) -> Tree:
+    """A seeded random tree of the outline's depth and value range. ``branching``: one number, a uniform tree; a
+    list of numbers, every inner node's number of children drawn from it; a list of such lists, one per level
+    (0 among them: a node of that level may be terminal, a line of play that ends early). The variants then
+    differ in shape."""
+    root = MAX if entry.get("root", "max") == "max" else MIN
+    branching = entry["branching"]
+    if not isinstance(branching, list):
+        return random_tree(branching, entry["depth"], entry["low"], entry["high"], root_player=root,
+                           distinct=entry.get("distinct", False), seed=seed)
+    levels = branching if isinstance(branching[0], list) else [branching] * entry["depth"]
+    rng = random.Random(seed)
+
+    def shape(level: int) -> Any:
+        count = 0 if level == entry["depth"] else rng.choice(levels[level])
+        return None if count == 0 else [shape(level + 1) for _ in range(count)]
+
+    nested = shape(0)
+    values = iter(random_leaves(_count(nested), entry["low"], entry["high"], entry.get("distinct", False), rng))
+
+    def fill(node: Any) -> Any:
+        return next(values) if node is None else [fill(child) for child in node]
+
+    return from_nested(fill(nested), root_player=root)
+
+
+def on_paper(entry: dict[str, Any], tree: Tree) -> bool:
+    """Whether the exercise's paper tree of ``tree`` fits the text width at pen size."""
+    try:
+        paper_svg(tree, "alphabeta" if entry["kind"] == "alphabeta" else entry["kind"], None)
+    except TooWide:
+        return False
+    return True
+
+
+def _count(nested: Any) -> int:
+    return 1 if nested is None else sum(_count(child) for child in nested)
+
+
+def pattern(exercise: str, tree: Tree) -> tuple:
+    """What a neighbour's sheet would give away: an alpha-beta exercise's cut-offs and visit order; of one that
+    prunes nothing by design (minimax, the ordering exercise) the tree's shape."""
+    entry = spec(exercise)
+    if entry["kind"] == "minimax" or entry.get("reorder"):
+        return tuple(sorted((node, len(kids)) for node, kids in tree.children.items()))
+    trace = trace_of(tree, Algorithm.ALPHABETA)
+    return tuple(trace.pruned(tree)), tuple(trace.visited)
 
 
 @per_course
-def exercise_tree(exercise: str, student: str = "") -> Tree:
+def exercise_tree(exercise: str, student: str = "", roster: tuple[str, ...] = ()) -> Tree:
     """The tree of ``exercise`` for ``student`` (``""``: the shared handout's).
 
     A fixture exercise has its fixture's tree (the same for everyone). A random
     one draws trees of the outline's shape and value range with seeds
     ``seed_for(student, exercise)``, ``+1``, ... until the tree has the
     outline's difficulty (see :func:`difficulty`; a key the outline leaves
-    out is not fixed), so every variant is as hard as the others.
+    out is not fixed), so every variant is as hard as the others. ``roster``: the
+    students listed before this one, in order: a tree whose :func:`pattern` one of
+    theirs has is passed over while :data:`UNIQUE_TRIES` more draws may find
+    another, so neighbours' sheets differ in shape, not only in numbers.
     """
     entry = spec(exercise)
     if "fixture" in entry:
         return board_tree(entry["fixture"])[0] if entry["kind"] == "board" else fixture(entry["fixture"]).tree
-    wanted = {key: entry[key] for key in ("evaluated", "equality_cuts", "root_tie") if key in entry}
-    root = MAX if entry.get("root", "max") == "max" else "MIN"
-    start = seed_for(student, exercise)
+    wanted = {key: entry[key] for key in FIXED if key in entry}
+    taken = {pattern(exercise, exercise_tree(exercise, s, roster[:k])) for k, s in enumerate(roster)}
+    start, fallback, fitting = seed_for(student, exercise), None, 0
     for k in range(SEED_TRIES):
-        tree = random_tree(entry["branching"], entry["depth"], entry["low"], entry["high"], root_player=root,
-                           distinct=entry.get("distinct", False), seed=start + k)
-        measured = difficulty(tree)
-        if all(measured[key] == value for key, value in wanted.items()):
-            return tree
+        tree = shaped_tree(entry, start + k)
+        if fits(difficulty(tree), wanted) and on_paper(entry, tree):
+            if pattern(exercise, tree) not in taken or fitting >= UNIQUE_TRIES:
+                return tree
+            fallback, fitting = fallback or tree, fitting + 1
+    if fallback is not None:  # pragma: no cover - every pattern of the outline's difficulty already taken
+        return fallback
     raise UsageError("handouts.no_variant", exercise=exercise)  # pragma: no cover - outline misconfigured
 
 
@@ -150,5 +220,5 @@ def square_of(before: str, after: str) -> int:
     return next(i for i, (a, b) in enumerate(zip(before, after)) if a != b)
 
 
-__all__ = ["KINDS", "board_tree", "cut_fires", "difficulty", "equality_cuts", "exercise_tree", "fixture",
-           "limited_values", "number", "root_tie", "seed_for", "spec", "square_of"]
+__all__ = ["FIXED", "KINDS", "board_tree", "cut_fires", "difficulty", "equality_cuts", "exercise_tree", "fits",
+           "fixture", "limited_values", "number", "pattern", "root_tie", "seed_for", "shaped_tree", "spec", "square_of"]

@@ -81,7 +81,8 @@ def pseudocode_rows(tree, rule: bool = True) -> list[tuple[str, dict]]:
 
 def measures(tree, rule: bool = True) -> dict:
     """What the outline fixes of an exercise, read from the pseudocode's rows: leaves evaluated, cut tests
-    that fire on equality, and whether two of the root's moves share its minimax value (bottom-up, no search)."""
+    that fire on equality, whether two of the root's moves share its minimax value (bottom-up, no search), the
+    subtrees cut off and the tree's leaves."""
     rows = pseudocode_rows(tree, rule)
     leaves = sum(1 for key, p in rows if key != "steps.enter" and "child" in p and p["child"] in tree.utilities)
     equal = sum(1 for key, p in rows if key.startswith("steps.cut") and p["rel"] in ("≥", "≤"))
@@ -92,7 +93,14 @@ def measures(tree, rule: bool = True) -> dict:
             kids = [values[c] for c in tree.children[node]]
             values[node] = max(kids) if players[node] == MAX else min(kids)
     tie = sum(1 for c in tree.children[tree.root] if values[c] == values[tree.root]) >= 2
-    return {"evaluated": leaves, "equality_cuts": equal, "root_tie": tie}
+    cuts = sum(len(p["pruned"].split(", ")) for key, p in rows if key in ("steps.cut_max", "steps.cut_min"))
+    return {"evaluated": leaves, "equality_cuts": equal, "root_tie": tie, "cuts": cuts, "leaves": len(tree.utilities)}
+
+
+def visit_order(tree, rule: bool = True) -> list[str]:
+    """The nodes in the order the pseudocode generates them (the root first), read from its rows."""
+    rows = pseudocode_rows(tree, rule)
+    return [tree.root] + [p["child"] for key, p in rows if key != "steps.enter" and "child" in p]
 
 
 def gfg_search(tree) -> tuple[list[str], float]:

@@ -12,10 +12,11 @@ import pytest
 
 from abkit.handouts.content import build_document, exercise_tree, outline, trace_of
 from abkit.handouts.exercises import difficulty
-from pseudocode import measures
+from pseudocode import measures, visit_order
 
 STUDENTS = [""] + [f"s{n:03d}" for n in range(1, 40)]
-FIXED = ("evaluated", "equality_cuts", "root_tie")
+FIXED = ("evaluated", "equality_cuts", "root_tie", "cuts")
+ROSTER = tuple(STUDENTS)
 
 
 def random_exercises() -> list[str]:
@@ -28,7 +29,7 @@ def test_every_random_exercise_fixes_its_difficulty_in_the_outline():
         spec = exercises[ex]
         assert "root_tie" in spec, ex
         if spec.get("kind", "alphabeta") == "alphabeta":
-            assert {"evaluated", "equality_cuts", "root_tie"} <= set(spec), ex
+            assert {"cuts", "equality_cuts", "root_tie", "leaves"} <= set(spec), ex
     # some exercise asks for an equality cut and some for a tie at the root: both are taught, in every variant
     assert any(exercises[ex].get("equality_cuts") for ex in random_exercises())
     assert any(exercises[ex].get("root_tie") for ex in random_exercises())
@@ -40,16 +41,38 @@ def test_every_variant_of_40_students_has_the_outlines_difficulty(exercise):
     spec = outline()["exercises"][exercise]
     wanted = {key: spec[key] for key in FIXED if key in spec}
     shapes = set()
-    for student in STUDENTS:
-        tree = exercise_tree(exercise, student)
+    for k, student in enumerate(STUDENTS):
+        tree = exercise_tree(exercise, student, ROSTER[:k])
         measured = measures(tree)
         assert {key: measured[key] for key in wanted} == wanted, (exercise, student)
         assert {key: difficulty(tree)[key] for key in wanted} == wanted, (exercise, student)
-        assert len(tree.leaves()) == spec["branching"] ** spec["depth"]
+        least, most = spec["leaves"]
+        assert least <= measured["leaves"] <= most and set(tree.depths().values()) == set(range(spec["depth"] + 1))
+        depth = tree.depths()
+        assert all(len(kids) in spec["branching"][depth[node]] for node, kids in tree.children.items())
+        assert all(0 in spec["branching"][depth[leaf]] for leaf in tree.leaves() if depth[leaf] < spec["depth"])
         assert all(spec["low"] <= v <= spec["high"] for v in tree.utilities.values())
         assert tree.root_player == ("MIN" if spec.get("root") == "min" else "MAX")
         shapes.add(tuple(tree.utilities.values()))
     assert len(shapes) == len(STUDENTS)  # each student has a tree of their own
+
+
+@pytest.mark.slow
+def test_no_two_variants_on_a_40_student_roster_share_their_cuts_and_visit_order():
+    """Copying a neighbour's marks does not work: on every alpha-beta exercise no two students of the roster have
+    the same cut-offs and visit order (read from the pseudocode here), and the exercises that prune nothing by
+    design (minimax, the ordering exercise) differ in shape from student to student."""
+    for exercise in random_exercises():
+        patterns, shapes = set(), set()
+        for k, student in enumerate(STUDENTS):
+            tree = exercise_tree(exercise, student, ROSTER[:k])
+            order = visit_order(tree)
+            patterns.add((tuple(order), tuple(n for n in tree.preorder() if n not in order)))
+            shapes.add(tuple(sorted((node, len(kids)) for node, kids in tree.children.items())))
+        if spec_kind(exercise) == "alphabeta" and not outline()["exercises"][exercise].get("reorder"):
+            assert len(patterns) == len(STUDENTS), exercise
+        else:
+            assert len(shapes) >= 10, exercise
 
 
 def spec_kind(exercise: str) -> str:
