@@ -130,3 +130,14 @@ def test_the_reordering_key_states_exactly_the_orders_that_are_right(student):
     key = "\n".join(printed(build_document("en", edition, student)))
     assert (f"any with which alpha-beta evaluates {fewest} leaves. Two things decide it: the root's best move, {best} "
             f"(worth {root_value:g}), is searched first") in key
+
+
+def test_the_depth_limit_exercise_is_not_called_the_horizon_effect():
+    """Exercise 7 shows an EVAL that is wrong at the depth limit, not a delaying move pushing a loss past it: its
+    title does not claim the horizon effect, and its answer says how the two relate."""
+    from abkit.handouts.words import words
+
+    for lang, effect in (("en", "horizon effect"), ("ko", "수평선 효과")):
+        assert effect not in words(lang)["horizon_ex.title"]
+        key = "\n".join(printed(build_document(lang, "answer_key")))
+        assert ("delaying moves that push a loss past the limit" if lang == "en" else "시간을 끄는 수로") in key

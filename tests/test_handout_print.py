@@ -55,3 +55,10 @@ def test_edges_leave_a_min_triangle_below_its_apex():
             edge = re.search(rf'<line class="edge" data-node="{child}" x1="([\d.]+)" y1="([\d.]+)"', svg)
             start = (float(edge.group(1)), float(edge.group(2)))
             assert start[1] > apex[1] and math.dist(start, apex) >= APEX_GAP - 0.1
+
+
+def test_a_table_broken_across_pages_repeats_its_header():
+    from abkit.handouts.render import render_typst
+
+    source = render_typst(build_document("en", "answer_key"), None)
+    assert source.count("table.header(repeat: true,") == source.count("#table(") > 0
