@@ -33,8 +33,8 @@ from abkit.handouts.trees import cut_fires, fixture, outline, step_events, trace
 
 KINDS = ("alphabeta", "minimax", "horizon", "expectimax", "board")
 SEED_TRIES = 20000
-#: draws of the right difficulty tried for a pattern no earlier student on the roster has
-UNIQUE_TRIES = 400
+#: draws of the right difficulty whose pattern an earlier student on the roster has, passed over before one is taken
+UNIQUE_TRIES = 100
 
 
 def spec(exercise: str) -> dict[str, Any]:
@@ -147,23 +147,24 @@ def exercise_tree(exercise: str, student: str = "", roster: tuple[str, ...] = ()
     outline's difficulty (see :func:`difficulty`; a key the outline leaves
     out is not fixed), so every variant is as hard as the others. ``roster``: the
     students listed before this one, in order: a tree whose :func:`pattern` one of
-    theirs has is passed over while :data:`UNIQUE_TRIES` more draws may find
-    another, so neighbours' sheets differ in shape, not only in numbers.
+    theirs has is passed over, up to :data:`UNIQUE_TRIES` such draws (a pattern
+    may repeat only when the outline's difficulty has no more to give), so
+    neighbours' sheets differ in shape, not only in numbers.
     """
     entry = spec(exercise)
     if "fixture" in entry:
         return board_tree(entry["fixture"])[0] if entry["kind"] == "board" else fixture(entry["fixture"]).tree
     wanted = {key: entry[key] for key in FIXED if key in entry}
     taken = {pattern(exercise, exercise_tree(exercise, s, roster[:k])) for k, s in enumerate(roster)}
-    start, fallback, fitting = seed_for(student, exercise), None, 0
+    start, repeats = seed_for(student, exercise), 0
     for k in range(SEED_TRIES):
         tree = shaped_tree(entry, start + k)
-        if fits(difficulty(tree), wanted) and on_paper(entry, tree):
-            if pattern(exercise, tree) not in taken or fitting >= UNIQUE_TRIES:
-                return tree
-            fallback, fitting = fallback or tree, fitting + 1
-    if fallback is not None:  # pragma: no cover - every pattern of the outline's difficulty already taken
-        return fallback
+        if not fits(difficulty(tree), wanted):
+            continue
+        fresh = pattern(exercise, tree) not in taken
+        if (fresh or repeats >= UNIQUE_TRIES) and on_paper(entry, tree):
+            return tree
+        repeats += not fresh
     raise UsageError("handouts.no_variant", exercise=exercise)  # pragma: no cover - outline misconfigured
 
 
