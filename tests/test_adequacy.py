@@ -98,3 +98,40 @@ def test_a_course_without_hidden_trees_has_survivors_and_add_kills_them(abkit, t
 def test_a_bad_exercise_is_a_usage_error(abkit):
     run = abkit("fixtures", "adequacy", "--exercise", "nonesuch", "--lang", "en")
     assert run.status == 2 and "nonesuch" in run.err
+
+
+def killers_at_risk(folder=None) -> dict[str, list[str]]:
+    """Mutants the course's fixtures kill only through trees added to tell another slip apart: a new course redraws
+    such a tree until it tells its own slip apart, so these kills would depend on the seed."""
+    from abkit.authoring.adequacy import STUDENT, _run, _signature
+    from abkit.coursefolder import current_course
+    from abkit.fixture import load_fixture
+    from abkit.grader.mistakes import fresh_mutant, mutants_of, same_slip, told_slip
+    from abkit.grader.testplan import TestPlan
+    from abkit.judge import signature
+
+    slip_of = {f.id: told_slip(f.source) for f in map(load_fixture, (current_course().root / "fixtures" / "hidden")
+                                                      .glob("*.yaml"))}
+    rubric = course_rubric()
+    plan = TestPlan(rubric)
+    risky = {}
+    for exercise, tests in plan.tests_for(STUDENT).items():
+        tests = [t for t in tests if t.nameable and t.source != "random"]
+        for mistake in mutants_of(exercise):
+            module = fresh_mutant(mistake.id, plan.rule)
+            killers = [t.id for t in tests if _signature(_run(t, module)) != signature(plan.expected(t, cache=True))]
+            own = {mistake.id} | {m.id for m in same_slip(mistake.id)}
+            safe = [k for k in killers if k.split("/")[1] != "hidden" or slip_of.get(k.split("/")[2]) in (None, *own)]
+            if killers and not safe:
+                risky[mistake.id] = killers
+    return risky
+
+
+@pytest.mark.slow
+def test_no_kill_depends_on_another_slips_tree(tmp_path):
+    """Every mutant the kit's course kills (under its rule, AIMA's: the one `abkit init` gives) is killed by a public
+    fixture, a hand-made hidden tree (redrawn keeping every kill) or a tree added for its own slip (redrawn keeping
+    that one): so a course drawn from any seed keeps it killed (one drawn from seed 939268626 lost
+    ordering_best_last_min before it had a tree of its own)."""
+    with course_under("aima", tmp_path / "course"):
+        assert killers_at_risk() == {}
