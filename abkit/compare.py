@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 
 from abkit.algorithms import Algorithm
 from abkit.game import CHANCE, MAX, MIN
+from abkit.gametree import made_from
 from abkit.i18n import Message
 from abkit.play import board_text
 from abkit.textree import cut_holds, cut_test, fmt, key, same_number
@@ -424,34 +425,23 @@ def board_departure(student: Trace, visited: list, game) -> Finding | None:
     got = student.visited[same] if same < len(student.visited) else None
     want = visited[same] if same < len(visited) else None
     params: dict = {"same": same}
+    made = {side: made_from(game, student.root, [*prefix, board]) if board is not None else None
+            for side, board in (("got", got), ("want", want))}
     for side, board in (("got", got), ("want", want)):
-        made = _made_by(game, prefix, board) if board is not None else None
-        if made is not None:
-            params |= {side: board_text(board), f"{side}_move": made[1], f"{side}_from": board_text(made[0])}
+        if made[side] is not None:
+            params |= {side: board_text(board), f"{side}_move": made[side][1], f"{side}_from": board_text(made[side][0])}
     if "got" in params and "want" in params:
         key = "compare.board_departure"
     else:
         key = "compare.board_departure_short" if "want" in params else "compare.board_departure_long"
     if not ({"got", "want"} & set(params)):
         return None
-    window = _window_at(student, _made_by(game, prefix, got)[0] if "got" in params else None)
+    window = _window_at(student, made["got"][0] if made["got"] is not None else None)
     message = Message(key, **params)
     if window is not None:
         message = Message("compare.board_window", text=message, board=board_text(window[0]),
                           alpha=shown(window[1]), beta=shown(window[2]))
     return Finding("order", got if got is not None else want, same, message)
-
-
-def _made_by(game, boards: list, board: object) -> tuple | None:
-    """The latest of ``boards`` one move of which gives ``board``, and that move; None when none does."""
-    for earlier in reversed(boards):
-        try:
-            for action in game.actions(earlier):
-                if game.result(earlier, action) == board:
-                    return earlier, action
-        except Exception:  # noqa: BLE001 - a state of the student's making may not be one the game knows
-            return None
-    return None
 
 
 def _window_at(student: Trace, board: object) -> tuple | None:

@@ -25,6 +25,8 @@ from .tree import Tree
 if TYPE_CHECKING:
     from typing import Any, Callable
 
+    from .fixture import Fixture
+
 
 @dataclass
 class GameDrawing:
@@ -80,6 +82,16 @@ def placed(game, trace: Trace) -> list[Placed] | None:
     return out
 
 
+def made_from(game, root, boards: list) -> tuple | None:
+    """The board the last of ``boards`` (a search's generated boards from ``root``, in order) came from, and the
+    move that made it, as :func:`placed` places it; None when it cannot be placed or is the root."""
+    nodes = placed(game, Trace("", root, visited=list(boards)))
+    if nodes is None or nodes[-1].parent is None:
+        return None
+    parent = next(n.board for n in reversed(nodes) if n.name == nodes[-1].parent)
+    return parent, nodes[-1].action
+
+
 def recorded_path(game, root, algorithm: str, boards: list, depth: int | None = None, value: Any = None,
                   action: Any = None) -> Trace | None:
     """The pseudocode's search as a fixture records it on a board position (its ``visited`` boards): what it
@@ -91,6 +103,28 @@ def recorded_path(game, root, algorithm: str, boards: list, depth: int | None = 
         return None
     trace.evaluated = [n.board for n in nodes if game.terminal_test(n.board) or n.depth == depth]
     return trace
+
+
+def recorded_boards(fixture: Fixture, algorithm: str) -> list | None:
+    """The boards a board position's fixture records ``algorithm`` generating, in order (None when it records only
+    the outcome and counts, or the fixture is a tree)."""
+    return fixture.expected.get(algorithm, {}).get("visited") if fixture.tree is None else None
+
+
+def fixture_drawing(fixture: Fixture, algorithm: str, game, searches: list[Trace], path: bool,
+                    most: int = 2_000) -> GameDrawing | None:
+    """``searches`` on a board position's fixture and, with ``path``, the pseudocode's search its recorded boards
+    make (:func:`recorded_path`, drawn last) as one tree (:func:`draw_game`); None also when ``path`` is asked for
+    and the fixture records no boards for ``algorithm``."""
+    params = fixture.search_params(algorithm, game)
+    if path:
+        boards, block = recorded_boards(fixture, algorithm), fixture.expected.get(algorithm, {})
+        recorded = recorded_path(game, fixture.root, algorithm, boards, params.get("depth"), block.get("value"),
+                                 block.get("action")) if boards else None
+        if recorded is None:
+            return None
+        searches = [*searches, recorded]
+    return draw_game(game, searches, params.get("eval_fn"), most)
 
 
 def draw_game(game, traces: list[Trace], eval_fn: Callable | None = None, most: int = 2_000) -> GameDrawing | None:
@@ -151,18 +185,12 @@ def _value(game, board, eval_fn: Callable | None) -> float | None:
 def _renamed(trace: Trace, nodes: list[Placed], named: dict[str, Placed]) -> Trace:
     """``trace`` over the tree's names: visited and evaluated states, the calls (dropped, so the search reads as
     observed, when one cannot be placed), the action as the root's child it leads to."""
-    visited = [n.name for n in nodes]
     child = {(n.parent, n.board): n.name for n in named.values()}
     root = nodes[0].name
-    return Trace(trace.algorithm, root, visited=visited, evaluated=_evaluated(trace, nodes),
-                 calls=_calls(trace, root, child), action=child.get((root, _result_of(named, root, trace.action)),
-                                                                     trace.action),
+    moves = {n.action: n.name for n in named.values() if n.parent == root}
+    return Trace(trace.algorithm, root, visited=[n.name for n in nodes], evaluated=_evaluated(trace, nodes),
+                 calls=_calls(trace, root, child), action=moves.get(trace.action, trace.action),
                  value=trace.value, error=trace.error, value_error=trace.value_error)
-
-
-def _result_of(named: dict[str, Placed], root: str, action: Any) -> Any:
-    """The board the root's move ``action`` leads to, among the drawn ones (None when none)."""
-    return next((n.board for n in named.values() if n.parent == root and n.action == action), None)
 
 
 def _evaluated(trace: Trace, nodes: list[Placed]) -> list[str]:

@@ -332,20 +332,18 @@ class _Exercises:
         return [{"kind": "p", "text": self.w("ans.best", evaluated=fewest, before=len(trace.evaluated), best=first,
                                              first=len(best.children[first]), others=others,
                                              order=reorder_text(tree, best))},
-                {"kind": "p", "text": self.any_best_order(tree, fewest)},
+                {"kind": "p", "text": self.any_best_order(tree, fewest, first)},
                 self.paper(svg, f"fig-{exercise}-best", "ans.best_fig", best_trace.pruned(best), KEY_SCALE, n=n)]
 
-    def any_best_order(self, tree: Tree, km: int) -> str:
-        """Which reorderings are right, not only the key's: on a two-ply tree with MAX at the root, alpha-beta evaluates
-        the Knuth–Moore minimum exactly when the root's best move comes first and every other MIN node's first leaf
-        is cut on (at most the root's value under the AIMA rule, below it under CS188's); tests/test_handout_claims.py
-        holds the condition against every ordering."""
+    def any_best_order(self, tree: Tree, fewest: int, best: str) -> str:
+        """Which reorderings are right, not only the key's: on a two-ply tree with MAX at the root, alpha-beta
+        evaluates the ``fewest`` leaves exactly when the root's best move ``best`` comes first and every other MIN
+        node's first leaf is cut on (at most the root's value under the AIMA rule, below it under CS188's);
+        tests/test_handout_claims.py holds the condition against every ordering."""
         depths = tree.depths()
-        check(tree.root_player == MAX and max(depths.values()) == 2 and len(tree.leaves()) == sum(
-            1 for n, k in depths.items() if k == 2), "the reordering key's condition is for two-ply MAX-rooted trees")
-        values = backed_up_values(tree)
-        best = max(tree.children[tree.root], key=lambda child: values[child])
-        return self.w("ans.best_any", km=km, best=best, value=fmt(values[tree.root]))
+        check(tree.root_player == MAX and all(depths[leaf] == 2 for leaf in tree.leaves()),
+              "the reordering key's condition is for two-ply MAX-rooted trees")
+        return self.w("ans.best_any", km=fewest, best=best, value=fmt(backed_up_values(tree)[tree.root]))
 
     def equality(self, tree: Tree, trace: Trace) -> str:
         """The answer to "which cut test fires on equality, and would it under CS188?": each test that fires with

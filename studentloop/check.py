@@ -44,7 +44,7 @@ from abkit.expected import direct_tests, expected_counts, expected_trace
 from abkit.feedback import TestResult, student_traceback
 from abkit.fixture import Fixture, fixture_paths, load_fixture, load_fixtures
 from abkit.game import MAX, Budgeted, SearchTooLong
-from abkit.gametree import GameDrawing, draw_game, recorded_path
+from abkit.gametree import fixture_drawing, recorded_boards
 from abkit.i18n import LANGS, Message, default_lang, t
 from abkit.info import Course, Exercise
 from abkit.kitcode import part_folder
@@ -427,23 +427,14 @@ def _search(case: TestCase, module: ModuleType, course: Course, folder: Path, re
     _held_to_the_rule(student, game, before)
     expected = expected_counts(fixture, algorithm) if fixture.tree is None else expected_trace(fixture, algorithm)
     _judge(result, student, expected, course, folder, depth=case.fixture.depth)
-    boards = fixture.expected.get(algorithm, {}).get("visited") if fixture.tree is None else None
+    boards = recorded_boards(fixture, algorithm)
     departure = board_departure(student, boards, game) if boards and result.status == "failed" else None
     if departure is not None:  # a board position told like a tree: where the search first leaves the path, after
         # what would explain it (a search that never calls eval_fn)
         at = 1 if result.findings and result.findings[0].message.key == "compare.no_eval" else 0
         result.findings = [*result.findings[:at], departure, *result.findings[at:]]
-    if boards and result.status in ("failed", "error"):
-        result.drawing = _drawn(fixture, algorithm, game, student, boards)
-
-
-def _drawn(fixture: Fixture, algorithm: str, game, student: Trace, boards: list) -> GameDrawing | None:
-    """A failing search on a board position and the pseudocode's (the boards the fixture records) drawn as one tree,
-    for its step-through page (``check --html``, ``trace --mine --html``)."""
-    block, params = fixture.expected[algorithm], fixture.search_params(algorithm, game)
-    path = recorded_path(game, fixture.root, algorithm, boards, params.get("depth"), block.get("value"),
-                         block.get("action"))
-    return draw_game(game, [student, path], params.get("eval_fn")) if path is not None else None
+    if boards and result.status in ("failed", "error"):  # for its step-through page (check --html, trace --mine)
+        result.drawing = fixture_drawing(fixture, algorithm, game, [student], path=True)
 
 
 def _orders(case: TestCase, module: ModuleType, course: Course, folder: Path, result: TestResult) -> None:

@@ -22,7 +22,6 @@ from abkit.coursefolder import current_course
 from abkit.errors import UsageError
 from abkit.expected import expected_counts, expected_trace
 from abkit.fixture import Fixture
-from abkit.gametree import GameDrawing, draw_game, recorded_path
 from abkit.kitcode import part_folder
 from abkit.trace import CountedTrace, Trace
 
@@ -73,25 +72,6 @@ def default_algorithm(fixture: Fixture) -> str:
     if has_reference(order[0]):
         return order[0]
     return next((a for a in order + list(fixture.expected) if recorded(fixture, a)), order[0])
-
-
-def game_drawing(fixture: Fixture, algorithm: str, trace: Trace, most: int) -> GameDrawing | None:
-    """A board position's search drawn as a tree for a page (:func:`abkit.gametree.draw_game`): the reference's as
-    it ran, or the pseudocode's path the fixture records; None when neither lists its boards or the tree would have
-    more than ``most`` nodes."""
-    game = fixture.game()
-    params = fixture.search_params(algorithm, game)
-    if isinstance(trace, CountedTrace):
-        boards = recorded_boards(fixture, algorithm)
-        trace = recorded_path(game, fixture.root, algorithm, boards, params.get("depth"), trace.value,
-                              trace.action) if boards else None
-    return draw_game(game, [trace], params.get("eval_fn"), most) if trace is not None else None
-
-
-def recorded_boards(fixture: Fixture, algorithm: str) -> list | None:
-    """The boards a board position's fixture records ``algorithm`` generating, in order (None when it records
-    only the outcome and counts)."""
-    return fixture.expected.get(algorithm, {}).get("visited") if fixture.tree is None else None
 
 
 def summary(trace: Trace, fixture: Fixture) -> dict:

@@ -83,12 +83,13 @@ def _html(args, fixture, trace, algorithm: str, rule: bool) -> int:
 def _game_drawing(args, fixture, algorithm: str, trace, most: int):
     """The search on a board position drawn as a tree; UsageError when the fixture records no boards for it (the
     student edition) or the tree would have more than ``most`` nodes."""
-    from abkit.studentloop.fixturetrace import game_drawing
+    from abkit.gametree import fixture_drawing
     from abkit.trace import CountedTrace
 
-    if isinstance(trace, CountedTrace):
+    counted = isinstance(trace, CountedTrace)  # the student edition: the path the fixture records
+    if counted:
         _refuse_unrecorded(args, fixture, algorithm)
-    drawing = game_drawing(fixture, algorithm, trace, most)
+    drawing = fixture_drawing(fixture, algorithm, fixture.game(), [] if counted else [trace], path=counted, most=most)
     if drawing is None:
         raise UsageError("trace.html_too_big", path=args.file, algorithm=algorithm, count=f"{trace.nodes:,}", most=f"{most:,}")
     return drawing
@@ -97,7 +98,7 @@ def _game_drawing(args, fixture, algorithm: str, trace, most: int):
 def _refuse_unrecorded(args, fixture, algorithm: str) -> None:
     """UsageError when ``fixture`` is a board position whose ``algorithm`` block lists no boards (only the outcome
     and counts): a page could not draw the pseudocode's search there."""
-    from abkit.studentloop.fixturetrace import recorded_boards
+    from abkit.gametree import recorded_boards
 
     if fixture.tree is None and not recorded_boards(fixture, algorithm):
         usable = [a for a in fixture.expected if recorded_boards(fixture, a)]
