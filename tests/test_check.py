@@ -72,7 +72,7 @@ def test_a_fresh_stub_points_at_its_todo_not_a_traceback(abkit):
 def test_the_reference_passes_every_public_test(abkit, student):
     run = abkit("check", "--verbose", "--all", "--exercises", student(), "--lang", "en")
     assert run.status == 0 and "✗" not in run.out
-    assert "minimax: every public test passes (35 tests)." in run.out
+    assert "minimax: every public test passes (37 tests)." in run.out
     assert "expectimax: every public test passes (3 tests)." in run.out
     assert "alphabeta/aima-fig-5-2/direct" in run.out
     assert "Progress: 5/5 exercises [####################]" in run.out
@@ -82,7 +82,7 @@ def test_the_reference_passes_every_public_test(abkit, student):
 def test_with_every_exercise_passing_check_shows_one_line_each(abkit, student):
     run = abkit("check", "--exercises", student(), "--lang", "en")
     assert run.status == 0 and "==" not in run.out
-    assert "✓ minimax · Minimax decision: passed (35 public tests)" in run.out
+    assert "✓ minimax · Minimax decision: passed (37 public tests)" in run.out
     assert "✓ expectimax · Expectiminimax for games of chance: passed (3 public tests)" in run.out
     assert "Progress: 5/5 exercises" in run.out and "expectimax +5 hidden trees," in run.out
 

@@ -46,8 +46,8 @@ def test_fresh_stubs_show_the_first_exercise_in_full_and_one_line_each_after_it(
     run = abkit("check", "--exercises", folder(), "--lang", "en")
     lines = run.out.splitlines()
     assert run.status == 1 and lines[0] == "== minimax · Minimax decision ==" and len(lines) < 40
-    assert "minimax: 0 of 35 public tests pass. Stuck? Try 'abkit hint minimax'." in lines
-    assert lines.index("○ alphabeta · Alpha-beta search: not started") > lines.index("minimax: 0 of 35 public tests pass. "
+    assert "minimax: 0 of 37 public tests pass. Stuck? Try 'abkit hint minimax'." in lines
+    assert lines.index("○ alphabeta · Alpha-beta search: not started") > lines.index("minimax: 0 of 37 public tests pass. "
                                                                                      "Stuck? Try 'abkit hint minimax'.")
     assert sum(line.endswith(": not started") for line in lines) == 4 and "== alphabeta" not in run.out
     assert "Progress: 0/5 exercises [--------------------]" in lines
@@ -59,11 +59,11 @@ def test_fresh_stubs_show_the_first_exercise_in_full_and_one_line_each_after_it(
 def test_the_current_exercise_moves_on_when_one_passes(abkit, folder):
     run = abkit("check", "--exercises", folder(solved=1), "--lang", "en")
     lines = run.out.splitlines()
-    assert run.status == 1 and lines[0] == "✓ minimax · Minimax decision: passed (35 public tests)"
+    assert run.status == 1 and lines[0] == "✓ minimax · Minimax decision: passed (37 public tests)"
     assert lines[2] == "== alphabeta · Alpha-beta search ==" and "== minimax" not in run.out
     assert "Progress: 1/5 exercises [####----------------]" in lines
     run = abkit("check", "--exercises", folder(solved=1), "--lang", "ko")
-    assert "✓ minimax · 미니맥스 결정: 통과(공개 테스트 35개)" in run.out and "== alphabeta · 알파베타 탐색 ==" in run.out
+    assert "✓ minimax · 미니맥스 결정: 통과(공개 테스트 37개)" in run.out and "== alphabeta · 알파베타 탐색 ==" in run.out
     assert "진행: 연습 문제 5개 중 1개 완료 [####----------------]" in run.out
     assert "○ ordering · EVAL과 반복 심화로 수 순서 정하기: 아직 시작하지 않음" in run.out
 
@@ -81,7 +81,7 @@ def test_a_failing_exercise_after_the_current_one_names_its_first_failing_test(a
 def test_all_shows_every_exercise_and_a_named_one_is_shown_alone(abkit, folder):
     run = abkit("check", "--all", "--exercises", folder(solved=2), "--lang", "en")
     assert all(f"== {name} " in run.out for name in NAMES) and "Progress: 2/5 exercises" in run.out
-    assert "minimax: every public test passes (35 tests)." in run.out and run.status == 1
+    assert "minimax: every public test passes (37 tests)." in run.out and run.status == 1
     run = abkit("check", "alphabeta", "--exercises", folder(solved=2), "--lang", "en")
     assert run.status == 0 and "== alphabeta" in run.out and "== minimax" not in run.out and "○" not in run.out
     assert "Progress: 2/5 exercises" in run.out and "(alphabeta +18 hidden trees," in run.out
@@ -92,7 +92,7 @@ def test_an_exercise_status_runs_only_as_far_as_its_first_failing_test(folder):
     wrong = edited(source("alphabeta", True), STRICT)
     minimax, alphabeta, cutoff, *_ = exercise_runs(course, folder(solved=3, alphabeta=wrong))
     assert (minimax.status, alphabeta.status, cutoff.status) == (PASSED, FAILING, PASSED)
-    assert len(minimax.results) == minimax.total == 35 and len(cutoff.results) == cutoff.total
+    assert len(minimax.results) == minimax.total == 37 and len(cutoff.results) == cutoff.total
     assert 0 < len(alphabeta.results) < alphabeta.total and not alphabeta.results[-1].passed
     assert len(alphabeta.run_all()) == alphabeta.total  # then shown in full: every test
 
@@ -145,11 +145,11 @@ def test_a_search_that_never_ends_stops_its_exercise_with_one_message(abkit, fol
     run = abkit("check", "--exercises", folder(minimax=looping, info=info), "--lang", "en")
     assert time.monotonic() - start < 0.2 * 5 + 2  # one time-out, not seventeen
     assert run.status == 1 and run.out.count("did not finish") == 1
-    assert ("The search did not finish on AIMA Figure 5.2 within 0.2 s, so 34 other tests of minimax did not "
+    assert ("The search did not finish on AIMA Figure 5.2 within 0.2 s, so 36 other tests of minimax did not "
             "run. The usual cause is an endless recursion (calls that never reach a terminal state)") in run.out
-    assert "minimax: 0 of 35 public tests pass." in run.out and "○ alphabeta · Alpha-beta search: not started" in run.out
+    assert "minimax: 0 of 37 public tests pass." in run.out and "○ alphabeta · Alpha-beta search: not started" in run.out
     run = abkit("check", "--exercises", folder(minimax=looping, info=info), "--lang", "ko")
-    assert ("AIMA 그림 5.2 트리에서 탐색이 0.2초 안에 끝나지 않아 minimax의 나머지 테스트 34개는 실행하지 "
+    assert ("AIMA 그림 5.2 트리에서 탐색이 0.2초 안에 끝나지 않아 minimax의 나머지 테스트 36개는 실행하지 "
             "않았습니다. 흔한 원인은 끝없는 재귀") in run.out
 
 
@@ -181,7 +181,7 @@ def test_plain_pytest_skips_the_rest_of_a_file_after_a_search_that_never_ends(tm
     env = {**os.environ, "ABKIT_LANG": "en", "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rs", "exercises/minimax.py"],
                           cwd=tmp_path, capture_output=True, text=True, encoding="utf-8", env=env, timeout=120)
-    assert proc.returncode == 1 and "1 failed, 34 skipped" in proc.stdout, proc.stdout
+    assert proc.returncode == 1 and "1 failed, 36 skipped" in proc.stdout, proc.stdout
     assert "The search did not finish on AIMA Figure 5.2 within 0.2 s" in proc.stdout
     assert "not run: the search of minimax was stopped in an earlier test (minimax/aima-fig-5-2)" in proc.stdout
 

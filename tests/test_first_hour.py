@@ -78,14 +78,14 @@ def test_an_endless_loop_is_told_in_under_5_seconds(copy):
                 message = line
         status = proc.wait(timeout=60)
     assert told is not None and told < 5, told
-    assert "The search did not finish on AIMA Figure 5.2 within 2 s, so 34 other tests of minimax" in message
+    assert "The search did not finish on AIMA Figure 5.2 within 2 s, so 36 other tests of minimax" in message
     assert "endless recursion" in message and status == 1
 
 
 def test_a_correct_exercise_moves_the_student_on_and_hint_follows(copy):
     shutil.copy(SOLUTIONS / "minimax.py", copy / "exercises" / "minimax.py")
     proc = abkit(copy, "check")
-    assert proc.stdout.startswith("✓ minimax · Minimax decision: passed (35 public tests)\n")
+    assert proc.stdout.startswith("✓ minimax · Minimax decision: passed (37 public tests)\n")
     assert "== alphabeta · Alpha-beta search ==" in proc.stdout and "Progress: 1/5 exercises" in proc.stdout
     assert abkit(copy, "hint").stdout.startswith("Hint 1 of 4 for alphabeta (Alpha-beta search):")
 
