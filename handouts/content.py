@@ -32,8 +32,8 @@ from abkit.tree import Tree, backed_up_values
 
 from abkit.handouts.facts import check
 from abkit.handouts.facts import compute as compute_facts
-from abkit.handouts.exercises import (board_tree, difficulty, equality_cuts, exercise_tree, limited_values, number, root_tie,
-                        seed_for, spec, square_of)
+from abkit.handouts.exercises import (board_tree, difficulty, drawn_as, equality_cuts, exercise_tree, limited_values,
+                                      number, root_tie, seed_for, spec, square_of)
 from abkit.handouts.ordering_lab import knuth_moore as km_leaves
 from abkit.handouts.ordering_lab import lab_rows, plot_svg
 from abkit.handouts.formulas import chance_as_min, chance_formula, minimax_formula
@@ -41,6 +41,7 @@ from abkit.handouts.papertree import paper_svg
 from abkit.handouts.trees import (_TRACES, MAX_FIGURE_PT, cut_fires, final_iteration, fixture, game_trace,
                     open_lines, outline, square_kind, step_events, style_for, trace_of)
 from abkit.handouts.words import handouts_folder, words
+from abkit.handouts.worksheets import TABLE_KINDS, Worksheets
 from abkit.stepthrough.svgtree import ANSWER, BLANK, MINIMAX, VALUES, natural_width, render_svg, short
 from abkit.stepthrough.typeset import typeset
 
@@ -263,28 +264,35 @@ class _Figures:
         return self.table(head, rows, self.w("km.caption"), [1, 1, 2, 3, 3], "knuth-moore")
 
 
-class _Exercises:
+class _Exercises(Worksheets):
     """The paper exercises and their answers: one page each, the tree sized for a pen, the key's tree filled in."""
 
     def exercise(self, exercise: str) -> list[dict[str, Any]]:
-        """An exercise on a page of its own: the task, a pen-sized blank tree, the questions, a ruled answer area."""
+        """An exercise on a page of its own: the task, a pen-sized blank tree (or a table to fill in), the questions,
+        a ruled answer area."""
         entry, n = spec(exercise), number(exercise)
-        tree = exercise_tree(exercise, self.student, self.roster)
+        tree = None if entry["kind"] in TABLE_KINDS else exercise_tree(exercise, self.student, self.roster)
         blocks = self._page_start("exercise")
         self.context = exercise_facts(self, exercise, tree)
         blocks += [{"kind": "subhead", "text": self.w("ex.heading", n=n, title=self.w(f"{exercise}.title"))},
                    {"kind": "p", "text": self.w(f"{exercise}.task")}]
-        kind = entry["kind"]
-        extra = paper_inputs(exercise, tree)
-        svg = paper_svg(tree, "alphabeta" if kind == "alphabeta" else kind, None, figure_id=f"fig-{exercise}-blank",
-                        **extra)
-        blocks.append(self.paper(svg, f"fig-{exercise}-blank", "ex.fig", n=n))
-        if entry.get("reorder"):
-            template = paper_svg(tree, "template", figure_id=f"fig-{exercise}-template")
-            blocks.append(self.paper(template, f"fig-{exercise}-template", "ex.template_fig", n=n))
+        if tree is None:
+            blocks.append(self.worksheet(exercise, entry, filled=False))
+        else:
+            blocks += self.blank_trees(exercise, entry, tree, n)
         blocks.append({"kind": "list", "items": [self.w(q) for q in entry["questions"]], "numbered": True})
         blocks.append({"kind": "ruled", "text": self.w("ex.answer_area")})
         self.context = {}
+        return blocks
+
+    def blank_trees(self, exercise: str, entry: dict[str, Any], tree: Tree, n: int) -> list[dict[str, Any]]:
+        """The exercise's tree to fill in, and for a reordering exercise the empty tree of the same shape."""
+        svg = paper_svg(tree, drawn_as(entry["kind"]), None, figure_id=f"fig-{exercise}-blank",
+                        **paper_inputs(exercise, tree))
+        blocks = [self.paper(svg, f"fig-{exercise}-blank", "ex.fig", n=n)]
+        if entry.get("reorder"):
+            template = paper_svg(tree, "template", figure_id=f"fig-{exercise}-template")
+            blocks.append(self.paper(template, f"fig-{exercise}-template", "ex.template_fig", n=n))
         return blocks
 
     def _page_start(self, kind: str) -> list[dict[str, Any]]:
@@ -293,31 +301,42 @@ class _Exercises:
         return [{"kind": "pagebreak"}] if self.pages[kind] > 1 else []
 
     def answer(self, exercise: str) -> list[dict[str, Any]]:
-        """The answer to ``exercise``: the tree filled in from the reference search, and what the questions ask."""
+        """The answer to ``exercise``: the tree filled in from the reference search (or the table filled in), and
+        what the questions ask."""
         entry, n = spec(exercise), number(exercise)
-        tree = exercise_tree(exercise, self.student, self.roster)
+        kind = entry["kind"]
+        tree = None if kind in TABLE_KINDS else exercise_tree(exercise, self.student, self.roster)
         blocks = self._page_start("answer")
         self.context = exercise_facts(self, exercise, tree)
         blocks.append({"kind": "subhead", "text": self.w("ans.heading", n=n, title=self.w(f"{exercise}.title"))})
-        kind = entry["kind"]
-        extra = paper_inputs(exercise, tree, filled=True)
-        if kind == "alphabeta":
-            trace = trace_of(tree, Algorithm.ALPHABETA)
-            svg = paper_svg(tree, "alphabeta", trace, figure_id=f"fig-{exercise}-answer")
-            blocks.append(self.paper(svg, f"fig-{exercise}-answer", "ans.fig", trace.pruned(tree), KEY_SCALE, n=n))
-            blocks.append({"kind": "p", "text": self.summary(trace, tree)})
-            if "ex.q.equality" in entry.get("questions", ()):
-                blocks.append({"kind": "p", "text": self.equality(tree, trace)})
-            if entry.get("reorder"):
-                blocks += self.reordered(exercise, tree, trace, n)
-            blocks.append(self.steps(tree, True, f"steps-{exercise}", "ans.steps_caption", n=n))
+        if tree is None:
+            blocks += [self.worksheet(exercise, entry, filled=True), {"kind": "p", "text": self.w(f"{exercise}.answer")}]
+        elif kind in ("alphabeta", "forms"):
+            blocks += self.alphabeta_answer(exercise, entry, tree, n)
         else:
-            trace = trace_of(tree, Algorithm.ALPHABETA) if kind == "board" else None
-            svg = paper_svg(tree, kind, trace, figure_id=f"fig-{exercise}-answer", **extra)
+            trace = answer_trace(kind, tree)
+            svg = paper_svg(tree, drawn_as(kind), trace, figure_id=f"fig-{exercise}-answer",
+                            **paper_inputs(exercise, tree, filled=True))
             blocks.append(self.paper(svg, f"fig-{exercise}-answer", "ans.fig",
                                      trace.pruned(tree) if trace is not None else [], KEY_SCALE, n=n))
             blocks += [{"kind": "p", "text": self.w(f"{exercise}.answer")}]
         self.context = {}
+        return blocks
+
+    def alphabeta_answer(self, exercise: str, entry: dict[str, Any], tree: Tree, n: int) -> list[dict[str, Any]]:
+        """The filled tree of an alpha-beta exercise, its summary, and what its questions ask besides: the equality
+        cuts, the best reordering, the step table; for ``forms`` the values the other two forms return."""
+        trace = trace_of(tree, Algorithm.ALPHABETA)
+        svg = paper_svg(tree, "alphabeta", trace, figure_id=f"fig-{exercise}-answer")
+        blocks = [self.paper(svg, f"fig-{exercise}-answer", "ans.fig", trace.pruned(tree), KEY_SCALE, n=n),
+                  {"kind": "p", "text": self.summary(trace, tree)}]
+        if "ex.q.equality" in entry.get("questions", ()):
+            blocks.append({"kind": "p", "text": self.equality(tree, trace)})
+        if entry.get("reorder"):
+            blocks += self.reordered(exercise, tree, trace, n)
+        if entry["kind"] == "forms":
+            return blocks + [self.forms_table(tree, trace, exercise), {"kind": "p", "text": self.w(f"{exercise}.answer")}]
+        blocks.append(self.steps(tree, True, f"steps-{exercise}", "ans.steps_caption", n=n))
         return blocks
 
     def reordered(self, exercise: str, tree: Tree, trace: Trace, n: int) -> list[dict[str, Any]]:
@@ -538,20 +557,23 @@ def paper_inputs(exercise: str, tree: Tree, filled: bool = False) -> dict[str, A
         out["boards"] = board_tree(entry["fixture"])[1]
         if filled:
             out["values"] = backed_up_values(tree)
-    elif kind == "horizon":
+    elif kind in ("horizon", "quiescence"):
         out["limit"] = fixture(entry["fixture"]).depth
         if filled:
             out["values"] = backed_up_values(tree)
-            out["limited"] = limited_values(tree, out["limit"])
+            out["limited"] = limited_values(tree, out["limit"], tuple(entry.get("noisy", ())))
     elif kind in ("minimax", "expectimax") and filled:
         out["values"] = backed_up_values(tree)
     return out
 
 
-def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any]:
-    """What an exercise's task and answer texts say about its tree, computed from it."""
+def exercise_facts(builder: Builder, exercise: str, tree: Tree | None) -> dict[str, Any]:
+    """What an exercise's task and answer texts say about its tree, computed from it (a table exercise, which
+    has no tree: from its numbers)."""
     entry = spec(exercise)
     kind = entry["kind"]
+    if tree is None:
+        return builder.table_facts(entry)
     values = backed_up_values(tree)
     players = tree.players()
     best = [c for c in tree.children[tree.root] if values[c] == values[tree.root]]
@@ -560,15 +582,21 @@ def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any
     if kind == "minimax":
         out["formula"] = minimax_formula(tree, values)
         out["ab_evaluated"] = len(trace_of(tree, Algorithm.ALPHABETA).evaluated)
-    if kind == "alphabeta":
+    if kind in ("alphabeta", "forms"):
         out.update(evaluated=len(trace_of(tree, Algorithm.ALPHABETA).evaluated), root_player=tree.root_player)
+    if kind == "forms":
+        out.update(builder.forms_facts(tree, trace_of(tree, Algorithm.ALPHABETA)))
     if kind == "expectimax":
         chance = [n for n in tree.preorder() if players.get(n) == CHANCE]
         out["formulas"] = "; ".join(chance_formula(tree, node, values) for node in chance)
         pessimist = chance_as_min(tree)
         out["worst"] = ", ".join(f"{c} = {fmt(pessimist[c])}" for c in tree.children[tree.root])
         out["cautious"] = max(tree.children[tree.root], key=lambda c: pessimist[c])
-    if kind == "horizon":
+    if kind == "quiescence":
+        out.update(quiescence_facts(tree, entry, values))
+    if kind == "deepening":
+        out.update(deepening_facts(tree))
+    if kind in ("horizon", "quiescence"):
         limit = fixture(entry["fixture"]).depth
         limited = limited_values(tree, limit)
         shallow = [c for c in tree.children[tree.root] if limited[c] == limited[tree.root]]
@@ -585,7 +613,8 @@ def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any
         out.update(limit=limit, limited_value=short(limited[tree.root]), limited_action=shallow[0],
                    limited_values=", ".join(f"{c} = {fmt(limited[c])}" for c in tree.children[tree.root]),
                    full_values=", ".join(f"{c} = {fmt(values[c])}" for c in tree.children[tree.root]),
-                   high=misled([shallow[0]], True), low=builder.w("horizon_ex.low", low=low) if low else "")
+                   high=misled([shallow[0]], True), low=builder.w("horizon_ex.low", low=low) if low else "",
+                   cost=short(values[tree.root] - values[shallow[0]]))
     if kind == "board":
         fx = fixture(entry["fixture"])
         tree_, boards = board_tree(entry["fixture"])
@@ -595,6 +624,47 @@ def exercise_facts(builder: Builder, exercise: str, tree: Tree) -> dict[str, Any
                    evaluated=len(trace.evaluated), pruned=", ".join(trace.pruned(tree_)),
                    moves=", ".join(f"{c} = {fmt(values[c])}" for c in tree.children[tree.root]))
     return out
+
+
+def answer_trace(kind: str, tree: Tree) -> Trace | None:
+    """The search whose record fills an exercise's answer tree besides its values: alpha-beta on a board exercise's
+    positions, iterative deepening's last iteration on a deepening exercise's tree (none for the other kinds)."""
+    if kind == "board":
+        return trace_of(tree, Algorithm.ALPHABETA)
+    if kind == "deepening":
+        return final_iteration(trace_of(tree, Algorithm.ORDERING, depth=2))
+    return None
+
+
+def deepening_facts(tree: Tree) -> dict[str, Any]:
+    """What the iterative-deepening exercise says: the first iteration's values and best move, the second
+    iteration's order and leaves, and the leaves of alpha-beta in the tree's own order."""
+    moves = tree.children[tree.root]
+    best = max(moves, key=tree.heuristics.__getitem__)
+    last = final_iteration(trace_of(tree, Algorithm.ORDERING, depth=2))
+    plain = trace_of(tree, Algorithm.ALPHABETA)
+    order = [best] + [m for m in moves if m != best]
+    if [n for n in last.visited if n in moves] != order:
+        raise ValueError("iterative deepening no longer searches the first iteration's best move first")
+    return {"id_values": ", ".join(f"{m} = {fmt(tree.heuristics[m])}" for m in moves), "id_best": best,
+            "id_order": ", ".join(order), "id_evaluated": ", ".join(last.evaluated), "id_n2": len(last.evaluated),
+            "id_n0": len(plain.evaluated), "id_k": len(moves), "id_total": len(moves) + len(last.evaluated),
+            "id_pruned": ", ".join(last.pruned(tree))}
+
+
+def quiescence_facts(tree: Tree, entry: dict[str, Any], values: dict[str, float]) -> dict[str, Any]:
+    """What the quiescence exercise says: the depth-limited search going on below the outline's ``noisy`` nodes,
+    its values of the root's moves, its choice, and whether it is the complete search's."""
+    noisy = tuple(entry["noisy"])
+    quiet = limited_values(tree, fixture(entry["fixture"]).depth, noisy)
+    best = [c for c in tree.children[tree.root] if quiet[c] == quiet[tree.root]]
+    if len(noisy) != 1 or best[0] != max(tree.children[tree.root], key=values.__getitem__) \
+            or quiet[tree.root] == values[tree.root]:
+        raise ValueError("the quiescence answer says one node is noisy, the choice becomes the complete search's "
+                         "and the value stays an EVAL")
+    return {"noisy": noisy[0], "q_noisy": fmt(quiet[noisy[0]]), "q_eval": fmt(tree.heuristics[noisy[0]]), "q_values": ", ".join(f"{c} = {fmt(quiet[c])}" for c in tree.children[tree.root]),
+            "q_action": best[0], "q_value": short(quiet[tree.root]),
+            "q_below": ", ".join(f"{c} = {fmt(quiet[c])}" for n in noisy for c in tree.children[n])}
 
 
 def typeset_document(document: Document) -> Document:

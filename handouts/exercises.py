@@ -6,18 +6,23 @@ exercise fixes its difficulty in the outline and every variant honours it:
 
 - ``evaluated``: how many leaves alpha-beta evaluates;
 - ``equality_cuts``: how many cut tests fire on equality (v = β at MAX, v = α at MIN);
-- ``root_tie``: whether two or more of the root's moves share the root's minimax value.
+- ``root_tie``: whether two or more of the root's moves share the root's minimax value;
+- ``reorders``: whether iterative deepening's first iteration puts another move first and saves leaves.
 
 Kinds (``kind:``, the questions asked and the figure drawn): ``alphabeta`` (values,
 windows, visit order, cut-offs), ``minimax`` (backed-up values only), ``horizon``
-(a depth-limited search beside the complete one), ``expectimax`` (chance nodes) and
-``board`` (tic-tac-toe positions searched to a depth with Nilsson's e(p)).
+(a depth-limited search beside the complete one), ``quiescence`` (the same, going on
+below the ``noisy`` nodes at the limit), ``expectimax`` (chance nodes), ``board``
+(tic-tac-toe positions searched to a depth with Nilsson's e(p)), ``forms`` (an alpha-beta
+tree searched also in Pearl's fail-hard form and in the update-then-test order) and the
+table exercises of :mod:`abkit.handouts.worksheets` (``features``, ``td``, ``knuth_moore``).
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
+from dataclasses import replace
 from typing import Any
 
 from abkit.algorithms import Algorithm
@@ -29,9 +34,13 @@ from abkit.tictactoe import nilsson_eval
 from abkit.tree import Tree, backed_up_values, child_name, from_nested
 
 from abkit.handouts.papertree import TooWide, paper_svg
-from abkit.handouts.trees import cut_fires, fixture, outline, step_events, trace_of
+from abkit.handouts.trees import cut_fires, final_iteration, fixture, outline, step_events, trace_of
+from abkit.handouts.worksheets import TABLE_KINDS
 
-KINDS = ("alphabeta", "minimax", "horizon", "expectimax", "board")
+KINDS = ("alphabeta", "minimax", "horizon", "expectimax", "board", "forms", "quiescence", "deepening", "features",
+         "td", "knuth_moore")
+#: the paper tree a kind is drawn as, where it is another kind's
+DRAWN_AS = {"forms": "alphabeta", "quiescence": "horizon"}
 SEED_TRIES = 20000
 #: draws of the right difficulty whose pattern an earlier student on the roster has, passed over before one is taken
 UNIQUE_TRIES = 100
@@ -42,6 +51,11 @@ def spec(exercise: str) -> dict[str, Any]:
     entry = dict(outline()["exercises"][exercise])
     entry.setdefault("kind", "alphabeta")
     return entry
+
+
+def tree_exercises() -> list[str]:
+    """The exercises worked on a tree (every one but the table exercises), in the outline's order."""
+    return [ex for ex in outline()["exercises"] if spec(ex)["kind"] not in TABLE_KINDS]
 
 
 def number(exercise: str) -> int:
@@ -75,11 +89,24 @@ def difficulty(tree: Tree) -> dict[str, Any]:
     cuts off) and ``leaves`` (how many the tree has)."""
     trace = trace_of(tree, Algorithm.ALPHABETA)
     return {"evaluated": len(trace.evaluated), "equality_cuts": equality_cuts(tree), "root_tie": root_tie(tree),
-            "cuts": len(trace.pruned(tree)), "leaves": len(tree.leaves())}
+            "cuts": len(trace.pruned(tree)), "leaves": len(tree.leaves()), "reorders": reorders(tree)}
+
+
+def reorders(tree: Tree) -> bool:
+    """Whether iterative deepening pays on ``tree`` (two plies, EVAL given for the root's moves): the first
+    iteration's best move is one best move (no tie), it is not the first already, and with it first the second
+    iteration evaluates fewer leaves than alpha-beta in the tree's own order."""
+    if not tree.heuristics:
+        return False
+    evals = [tree.heuristics.get(c) for c in tree.children[tree.root]]
+    if None in evals or evals.count(max(evals)) > 1 or evals.index(max(evals)) == 0:
+        return False
+    last = final_iteration(trace_of(tree, Algorithm.ORDERING, depth=2))
+    return len(last.evaluated) < len(trace_of(tree, Algorithm.ALPHABETA).evaluated)
 
 
 #: what the outline may fix of a random exercise; ``leaves`` as a range ``[least, most]``
-FIXED = ("evaluated", "equality_cuts", "root_tie", "cuts", "leaves")
+FIXED = ("evaluated", "equality_cuts", "root_tie", "cuts", "leaves", "reorders")
 
 
 def fits(measured: dict[str, Any], wanted: dict[str, Any]) -> bool:
@@ -111,13 +138,23 @@ def shaped_tree(entry: dict[str, Any], seed: int) -> Tree:
     def fill(node: Any) -> Any:
         return next(values) if node is None else [fill(child) for child in node]
 
-    return from_nested(fill(nested), root_player=root)
+    tree = from_nested(fill(nested), root_player=root)
+    if "eval" not in entry:
+        return tree
+    low, high = entry["eval"]  # the first iteration of iterative deepening values the root's moves by EVAL
+    moves = [c for c in tree.children[tree.root] if not tree.is_leaf(c)]
+    return replace(tree, heuristics={c: rng.randint(low, high) for c in moves})
+
+
+def drawn_as(kind: str) -> str:
+    """The paper tree (:data:`abkit.handouts.papertree.KINDS`) an exercise of ``kind`` is drawn as."""
+    return DRAWN_AS.get(kind, kind)
 
 
 def on_paper(entry: dict[str, Any], tree: Tree) -> bool:
     """Whether the exercise's paper tree of ``tree`` fits the text width at pen size."""
     try:
-        paper_svg(tree, "alphabeta" if entry["kind"] == "alphabeta" else entry["kind"], None)
+        paper_svg(tree, drawn_as(entry["kind"]), None)
     except TooWide:
         return False
     return True
@@ -168,18 +205,24 @@ def exercise_tree(exercise: str, student: str = "", roster: tuple[str, ...] = ()
     raise UsageError("handouts.no_variant", exercise=exercise)  # pragma: no cover - outline misconfigured
 
 
-def limited_values(tree: Tree, limit: int) -> dict[str, float]:
+def limited_values(tree: Tree, limit: int, noisy: tuple[str, ...] = ()) -> dict[str, float]:
     """Minimax values of the nodes above and at depth ``limit``, the nodes at the limit valued by EVAL
-    (their heuristic value; a leaf its utility): what a depth-limited minimax search backs up."""
+    (their heuristic value; a leaf its utility): what a depth-limited minimax search backs up. ``noisy``: nodes
+    that are not quiescent; a search with quiescence goes on below them (to their children, valued the same way)
+    instead of taking their EVAL, so they are valued like the nodes above the limit."""
     depth = tree.depths()
     players = tree.players()
     values: dict[str, float] = {}
+    reached = {tree.root}
+    for node in tree.preorder():
+        if node in reached and (depth[node] < limit or node in noisy):
+            reached.update(tree.children.get(node, ()))
     for node in reversed(list(tree.preorder())):
-        if depth[node] > limit:
+        if node not in reached:
             continue
         if tree.is_leaf(node):
             values[node] = tree.utilities[node]
-        elif depth[node] == limit:
+        elif depth[node] >= limit and node not in noisy:
             values[node] = tree.heuristics[node]
         else:
             values[node] = (max if players[node] == MAX else min)(values[c] for c in tree.children[node])
@@ -221,5 +264,5 @@ def square_of(before: str, after: str) -> int:
     return next(i for i, (a, b) in enumerate(zip(before, after)) if a != b)
 
 
-__all__ = ["FIXED", "KINDS", "board_tree", "cut_fires", "difficulty", "equality_cuts", "exercise_tree", "fits",
-           "fixture", "limited_values", "number", "pattern", "root_tie", "seed_for", "shaped_tree", "spec", "square_of"]
+__all__ = ["DRAWN_AS", "FIXED", "KINDS", "board_tree", "drawn_as", "cut_fires", "difficulty", "equality_cuts", "exercise_tree", "fits",
+           "fixture", "limited_values", "number", "pattern", "root_tie", "seed_for", "shaped_tree", "spec", "square_of", "tree_exercises"]

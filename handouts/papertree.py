@@ -37,7 +37,10 @@ from abkit.stepthrough.typeset import typeset
 MM = 72 / 25.4
 #: names and long values: an answer key prints its trees at 0.8 of their size, so 9 is 7.2 pt there
 KEY_LABEL = 9
-KINDS = ("alphabeta", "minimax", "template", "expectimax", "horizon", "board")
+#: what a paper tree asks for: alpha-beta's boxes and visit circles (``deepening``: the same, with the first
+#: iteration's EVAL beside the root's moves), backed-up values (minimax, expectimax), a depth-limited search beside
+#: the complete one (horizon), tic-tac-toe positions (board), or an empty tree to draw a reordering in (template)
+KINDS = ("alphabeta", "minimax", "template", "expectimax", "horizon", "board", "deepening")
 
 
 class TooWide(ValueError):
@@ -250,7 +253,9 @@ def _parts(tree: Tree, kind: str, trace: Trace | None, boards, values, limited, 
         elif leaf and kind != "board":
             part.text = short(tree.utilities[node])
             part.name_below = depth[node] == deepest
-        if kind == "alphabeta":
+        if kind == "deepening" and depth[node] == 1 and node in tree.heuristics:
+            part.note = f"EVAL = {short(tree.heuristics[node])}"  # the first iteration's value of the move
+        if kind in ("alphabeta", "deepening"):
             part.circle = True
             part.circle_text = str(max(1, call.visited_at)) if call is not None else None
             if not leaf:

@@ -10,6 +10,7 @@ import pytest
 
 from abkit.randomtree import order
 from abkit.handouts.content import build_document, exercise_tree, outline
+from abkit.handouts.exercises import tree_exercises
 from abkit.handouts.render import render_typst
 from figure_geometry import elements, mm, point_segment_distance, segment_hits_rect, segments, size
 
@@ -39,7 +40,7 @@ def test_every_exercise_tree_is_printed_across_the_text_width(document):
     width = text_width_mm(source)
     figures = paper_figures(document)
     if document.edition in ("handout", "student_sheet"):
-        assert len([f for f in figures if f["id"].endswith("-blank")]) == len(outline()["exercises"])
+        assert len([f for f in figures if f["id"].endswith("-blank")]) == len(tree_exercises())
     for figure in figures:
         svg = figure["svg"]
         assert mm(size(svg)[0], svg, figure["width_pt"]) == pytest.approx(width, abs=0.05), figure["id"]

@@ -19,8 +19,12 @@ FIXED = ("evaluated", "equality_cuts", "root_tie", "cuts")
 ROSTER = tuple(STUDENTS)
 
 
+#: the exercises that ask for an alpha-beta search of their tree (``forms`` also in two other written forms)
+ALPHABETA_KINDS = ("alphabeta", "forms")
+
+
 def random_exercises() -> list[str]:
-    return [ex for ex, spec in outline()["exercises"].items() if "fixture" not in spec]
+    return [ex for ex, spec in outline()["exercises"].items() if "branching" in spec]
 
 
 def test_every_random_exercise_fixes_its_difficulty_in_the_outline():
@@ -28,7 +32,7 @@ def test_every_random_exercise_fixes_its_difficulty_in_the_outline():
     for ex in random_exercises():
         spec = exercises[ex]
         assert "root_tie" in spec, ex
-        if spec.get("kind", "alphabeta") == "alphabeta":
+        if spec.get("kind", "alphabeta") in ALPHABETA_KINDS:
             assert {"cuts", "equality_cuts", "root_tie", "leaves"} <= set(spec), ex
     # some exercise asks for an equality cut and some for a tie at the root: both are taught, in every variant
     assert any(exercises[ex].get("equality_cuts") for ex in random_exercises())
@@ -69,7 +73,7 @@ def test_no_two_variants_on_a_40_student_roster_share_their_cuts_and_visit_order
             order = visit_order(tree)
             patterns.add((tuple(order), tuple(n for n in tree.preorder() if n not in order)))
             shapes.add(tuple(sorted((node, len(kids)) for node, kids in tree.children.items())))
-        if spec_kind(exercise) == "alphabeta" and not outline()["exercises"][exercise].get("reorder"):
+        if spec_kind(exercise) in ALPHABETA_KINDS and not outline()["exercises"][exercise].get("reorder"):
             assert len(patterns) == len(STUDENTS), exercise
         else:
             assert len(shapes) >= 10, exercise
@@ -94,5 +98,5 @@ def test_a_students_sheet_and_key_show_that_students_trees():
         answer = next(f for f in key.figures() if f["id"] == f"fig-{ex}-answer")
         for leaf, value in tree.utilities.items():
             assert f'data-node="{leaf}"' in blank["svg"] and f'data-node="{leaf}"' in answer["svg"]
-        if spec_kind(ex) == "alphabeta":
+        if spec_kind(ex) in ALPHABETA_KINDS:
             assert answer["pruned"] == trace_of(tree, "alphabeta").pruned(tree)
