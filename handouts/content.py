@@ -296,9 +296,11 @@ class _Exercises(Worksheets):
         return blocks
 
     def _page_start(self, kind: str) -> list[dict[str, Any]]:
-        """A page break before every exercise (answer) but the first of its document."""
+        """A page break before every exercise but the first of its document: its ruled answer area fills the page.
+        Answers flow one after another (the template keeps each heading with its figure and a step table's rows
+        in threes at a page break), so a short answer leaves no page mostly empty."""
         self.pages[kind] += 1
-        return [{"kind": "pagebreak"}] if self.pages[kind] > 1 else []
+        return [{"kind": "pagebreak"}] if kind == "exercise" and self.pages[kind] > 1 else []
 
     def answer(self, exercise: str) -> list[dict[str, Any]]:
         """The answer to ``exercise``: the tree filled in from the reference search (or the table filled in), and
