@@ -165,11 +165,15 @@ def _count(nested: Any) -> int:
 
 
 def pattern(exercise: str, tree: Tree) -> tuple:
-    """What a neighbour's sheet would give away: an alpha-beta exercise's cut-offs and visit order; of one that
-    prunes nothing by design (minimax, the ordering exercise) the tree's shape."""
+    """What a neighbour's sheet would give away: an alpha-beta exercise's cut-offs and visit order (iterative
+    deepening's: those of its second iteration); of one that prunes nothing by design (minimax, the ordering
+    exercise) the tree's shape."""
     entry = spec(exercise)
     if entry["kind"] == "minimax" or entry.get("reorder"):
         return tuple(sorted((node, len(kids)) for node, kids in tree.children.items()))
+    if entry["kind"] == "deepening":  # what the sheet asks for is the second iteration's search
+        trace = final_iteration(trace_of(tree, Algorithm.ORDERING, depth=2))
+        return tuple(trace.pruned(tree)), tuple(trace.visited)
     trace = trace_of(tree, Algorithm.ALPHABETA)
     return tuple(trace.pruned(tree)), tuple(trace.visited)
 

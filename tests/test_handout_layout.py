@@ -139,9 +139,10 @@ def test_no_heading_is_left_at_the_foot_of_a_page(printed, doc):
 
 @pytest.mark.parametrize("key", KEYS, ids=doc_id)
 def test_every_answer_heading_is_on_the_page_of_its_figure(printed, key):
-    """An answer's heading sticks to its figure, which is never split: both on one page."""
+    """An answer's heading sticks to its figure (a table exercise's: to its table), which is never split: both on
+    one page."""
     blocks, all_pages = printed[key].document.blocks(), printed[key].pages
-    pairs = [(b["text"], next(f for f in blocks[i:] if f["kind"] == "figure")["caption"])
+    pairs = [(b["text"], next(f for f in blocks[i:] if f["kind"] in ("figure", "table"))["caption"])
              for i, b in enumerate(blocks) if b["kind"] == "subhead"]
     assert len(pairs) == sum("answer" in b for s in outline()["answer_key"] for b in s["blocks"])
     for heading, caption in pairs:

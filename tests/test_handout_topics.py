@@ -187,16 +187,18 @@ def leaves_in_order(tree: Tree, first: str) -> list[str]:
 
 
 def test_the_deepening_key_on_the_handouts_tree_is_the_one_worked_by_hand(key):
-    """The handout's tree: EVAL B = 1, C = 11, D = 2, so C first. C = min(9, 20, 8) = 8; B1 = 1 ≤ 8 and D1 = 1 ≤ 8
-    cut B and D: 5 leaves. In the tree's own order B = min(1, 3) = 1, then C's three leaves, then D1 cuts D: 6."""
+    """The handout's tree: EVAL B = 5, C = 8, D = 5, so C first. C = min(10, 12) = 10; B1 = 7 ≤ 10 cuts B; D1 = 20,
+    then D2 = 2 ≤ 10 cuts D: 5 leaves (C1, C2, B1, D1, D2), B2 never generated. In the tree's own order nothing
+    is cut: B = min(7, 2) = 2, C = min(10, 12) = 10, D's two leaves (20 > 10, then 2): 6."""
     lang, text = key
     tree = exercise_tree("deepening")
-    assert [tree.heuristics[m] for m in ("B", "C", "D")] == [1, 11, 2]
+    assert [tree.heuristics[m] for m in ("B", "C", "D")] == [5, 8, 5]
+    assert [tree.utilities[n] for n in ("B1", "B2", "C1", "C2", "D1", "D2")] == [7, 2, 10, 12, 20, 2]
     part = answer(text, "deepening", lang)
-    said = {"en": ("the best move is C", "order C, B, D and evaluates 5 leaves (C1, C2, C3, B1, D1)",
-                   "would evaluate 6", "makes 8 evaluations"),
-            "ko": ("가장 좋은 수는 C입니다", "C, B, D 순서로 탐색하고 단말 5개(C1, C2, C3, B1, D1)", "6개를 평가합니다",
-                   "모두 8번 평가합니다")}[lang]
+    said = {"en": ("the best move is C", "order C, B, D and evaluates 5 leaves (C1, C2, B1, D1, D2)",
+                   "cuts off B2", "would evaluate 6", "makes 8 evaluations"),
+            "ko": ("가장 좋은 수는 C입니다", "C, B, D 순서로 탐색하고 단말 5개(C1, C2, B1, D1, D2)", "B2를 가지치기",
+                   "6개를 평가합니다", "모두 8번 평가합니다")}[lang]
     assert all(s in part for s in said), part
 
 
