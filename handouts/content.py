@@ -646,8 +646,8 @@ def deepening_facts(tree: Tree) -> dict[str, Any]:
     last = final_iteration(trace_of(tree, Algorithm.ORDERING, depth=2))
     plain = trace_of(tree, Algorithm.ALPHABETA)
     order = [best] + [m for m in moves if m != best]
-    if [n for n in last.visited if n in moves] != order:
-        raise ValueError("iterative deepening no longer searches the first iteration's best move first")
+    check([n for n in last.visited if n in moves] == order,
+          "the deepening answer says the first iteration's best move is searched first")
     return {"id_values": ", ".join(f"{m} = {fmt(tree.heuristics[m])}" for m in moves), "id_best": best,
             "id_order": ", ".join(order), "id_evaluated": ", ".join(last.evaluated), "id_n2": len(last.evaluated),
             "id_n0": len(plain.evaluated), "id_k": len(moves), "id_total": len(moves) + len(last.evaluated),
@@ -660,10 +660,10 @@ def quiescence_facts(tree: Tree, entry: dict[str, Any], values: dict[str, float]
     noisy = tuple(entry["noisy"])
     quiet = limited_values(tree, fixture(entry["fixture"]).depth, noisy)
     best = [c for c in tree.children[tree.root] if quiet[c] == quiet[tree.root]]
-    if len(noisy) != 1 or best[0] != max(tree.children[tree.root], key=values.__getitem__) \
-            or quiet[tree.root] == values[tree.root]:
-        raise ValueError("the quiescence answer says one node is noisy, the choice becomes the complete search's "
-                         "and the value stays an EVAL")
+    check(len(noisy) == 1 and best[0] == max(tree.children[tree.root], key=values.__getitem__)
+          and quiet[tree.root] != values[tree.root],
+          "the quiescence answer says one node is noisy, the choice becomes the complete search's and the value "
+          "stays an EVAL")
     return {"noisy": noisy[0], "q_noisy": fmt(quiet[noisy[0]]), "q_eval": fmt(tree.heuristics[noisy[0]]), "q_values": ", ".join(f"{c} = {fmt(quiet[c])}" for c in tree.children[tree.root]),
             "q_action": best[0], "q_value": short(quiet[tree.root]),
             "q_below": ", ".join(f"{c} = {fmt(quiet[c])}" for n in noisy for c in tree.children[n])}

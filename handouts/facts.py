@@ -32,7 +32,12 @@ FACTS: dict[str, Callable[[Any], dict[str, Any]]] = {}
 
 
 class FactError(ValueError):
-    """A fixture no longer fits the sentence written around its numbers."""
+    """A fixture, or an exercise's numbers in the outline, no longer fit the sentence written around them; ``what``
+    says what the sentence claims."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"handout facts: {what}")
+        self.what = what
 
 
 def fact(name: str):
@@ -49,8 +54,9 @@ def compute(name: str, builder) -> dict[str, Any]:
 
 
 def check(condition: bool, what: str) -> None:
+    """Stop the build with :class:`FactError` unless ``condition``: ``what`` says what the words claim."""
     if not condition:
-        raise FactError(f"handout facts: {what}")
+        raise FactError(what)
 
 
 def join(builder, items: list[str]) -> str:

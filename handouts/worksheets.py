@@ -23,6 +23,7 @@ from typing import Any
 from abkit.game import MAX
 from abkit.tree import Tree
 
+from abkit.handouts.facts import check
 from abkit.handouts.ordering_lab import knuth_moore as km_leaves
 
 TABLE_KINDS = ("features", "td", "knuth_moore")
@@ -213,17 +214,16 @@ class Worksheets:
             weights = {key: [exact(w) for w in entry[key]] for key in ("weights", "other")}
             changed = [k for k, (a, b) in enumerate(zip(weights["weights"], weights["other"])) if a != b]
             most = max(entry["positions"], key=lambda m: exact(entry["positions"][m][changed[0]]))
-            if len(changed) != 1 or weights["other"][changed[0]] < weights["weights"][changed[0]] \
-                    or best_move(values["other"]) != [most]:
-                raise ValueError("the weighted-features answer says one weight grows and the move with most of its "
-                                 "feature is then chosen")
+            check(len(changed) == 1 and weights["other"][changed[0]] > weights["weights"][changed[0]]
+                  and best_move(values["other"]) == [most],
+                  "the weighted-features answer says one weight grows and the move with most of its feature wins")
             return {"weights": self._weights(names, weights["weights"]), "other": self._weights(names, weights["other"]),
                     "first": listed(values["weights"]), "second": listed(values["other"]),
                     "first_best": ", ".join(best_move(values["weights"])),
                     "second_best": ", ".join(best_move(values["other"])), "changed": names[changed[0]]}
         done = td_update(entry)
-        if done["delta"] >= 0 or any(exact(x) <= 0 for x in entry["before"]):
-            raise ValueError("the TD answer says the error is negative and every weight falls")
+        check(done["delta"] < 0 and all(n < w for n, w in zip(done["new"], done["weights"])),
+              "the TD exercise's answer says the error is negative and every weight falls")
         return {"weights": self._weights(names, done["weights"]), "rate": num(done["rate"]), "f_t": num(done["f_t"]),
                 "f_next": num(done["f_next"]), "delta": num(done["delta"]), "new": self._weights(names, done["new"]),
                 "update": ", ".join(f"{num(w)} + {num(done['rate'])}·{factor(done['delta'])}·{factor(exact(x))} = {num(n)}"
@@ -242,8 +242,8 @@ class Worksheets:
         hard = fail_hard(tree)
         gfg, cuts = update_first(tree)
         evaluated = [n for n in gfg if tree.is_leaf(n)]
-        if evaluated != list(trace.evaluated) or gfg[tree.root] != trace.value or hard[tree.root] != trace.value:
-            raise ValueError("the three forms of alpha-beta no longer agree on the leaves and the root's value")
+        check(evaluated == list(trace.evaluated) and gfg[tree.root] == trace.value == hard[tree.root],
+              "the forms exercise's answer says the three forms evaluate the same leaves, give the same root value")
         differ = [self.w("ans.forms_differ", node=n, soft=num(exact(soft[n])), hard=num(exact(hard[n])))
                   for n in trace.visited if not tree.is_leaf(n) and hard[n] != soft[n]]
         return {"differ": ", ".join(differ) or self.w("ans.none"),

@@ -214,3 +214,19 @@ def test_every_variants_deepening_key_counts_the_leaves_of_both_orders(student):
     part = answer("\n".join(printed(build_document("en", "variant_key", student))), "deepening", "en")
     assert f"evaluates {len(reordered)} leaves ({', '.join(reordered)})" in part
     assert f"would evaluate {len(plain)}." in part and f"makes {len(moves) + len(reordered)} evaluations" in part
+
+
+def test_numbers_that_no_longer_fit_the_words_stop_the_build_in_a_sentence(abkit, tmp_path):
+    """An instructor who gives the TD exercise a negative rate makes the key's "every weight falls" false: the build
+    says which claim no longer holds and what to do, with exit status 2 and no traceback."""
+    from helpers import course_under
+
+    with course_under("aima", tmp_path / "course") as course:
+        outline = course / "handouts" / "outline.yaml"
+        text = outline.read_text(encoding="utf-8")
+        assert "rate: 0.1," in text
+        outline.write_text(text.replace("rate: 0.1,", "rate: -0.1,"), encoding="utf-8")
+        run = abkit("handouts", "build", "--lang", "en", "--out", tmp_path / "out", "--format", "html",
+                    "--course", course)
+    assert run.status == 2 and "Traceback" not in run.err
+    assert "every weight falls" in run.err and "handouts/outline.yaml" in run.err

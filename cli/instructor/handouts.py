@@ -45,13 +45,17 @@ def register(sub, lang: str, add_lang) -> None:
 
 def run_build(args) -> int:
     from abkit.handouts import build, parse_langs, read_students
+    from abkit.handouts.facts import FactError
 
     langs = parse_langs(args.langs or args.lang_option or "ko,en")
     formats = tuple(dict.fromkeys(f.strip() for f in args.formats.split(",") if f.strip()))
     if not formats or set(formats) - {"pdf", "html"}:
         raise UsageError("handouts.bad_format", found=args.formats)
     students = read_students(args.variants) if args.variants else None
-    written = build(langs, args.out, students, formats)
+    try:
+        written = build(langs, args.out, students, formats)
+    except FactError as error:  # numbers in the outline or a fixture that no longer fit the words stating them
+        raise UsageError("handouts.fact_broken", what=error.what) from None
     for path in written:
         print(t("handouts.wrote", args.lang, path=path))
     print(t("handouts.built", args.lang, count=len(written), out=args.out))
