@@ -22,7 +22,7 @@ from abkit.safetext import terminal
 
 from abkit.grader.grading import Grader
 from abkit.grader.reports import json_text, results_json, write_atomic
-from abkit.grader.rubric import load_rubric
+from abkit.grader.rubric import Rubric, load_rubric
 from abkit.grader.submissions import Submission
 
 SETUP = """#!/usr/bin/env bash
@@ -91,12 +91,13 @@ abkit = ["messages/*/*.yaml", "messages/*.yaml"]
 """
 
 
-def export_bundle(out: Path, rubric_path: Path | None = None, lang: str = "en") -> list[str]:
-    """Write the autograder zip to ``out`` (the rubric checked first); returns the names it holds."""
-    rubric = load_rubric(rubric_path)
+def grader_files(entry: str, rubric: Rubric) -> dict[str, bytes]:
+    """What grading needs, by relative path: every part of the kit ``entry`` imports (whole), the course's
+    solutions and public and hidden fixtures, ``rubric`` as ``grader/rubric.yaml``, the course's marker (its id and
+    rule) and a ``pyproject.toml`` that installs the kit's code. Never for students: it holds the hidden fixtures."""
     files: dict[str, bytes] = {}
     course = current_course().root
-    for part in sorted({part_of(module) for module in imported_modules([ENTRY])}):
+    for part in sorted({part_of(module) for module in imported_modules([entry])}):
         files.update((name, path.read_bytes()) for name, path in part_files(part))
     for folder, pattern in COURSE_CONTENTS:
         for path in sorted((course / folder).glob(pattern)):
@@ -105,6 +106,13 @@ def export_bundle(out: Path, rubric_path: Path | None = None, lang: str = "en") 
     files["grader/rubric.yaml"] = rubric.text.encode("utf-8")
     files[MARKER] = marker_text(course_id(course), rubric.rule).encode("utf-8")  # the course's rule goes along
     files["pyproject.toml"] = PYPROJECT.encode("utf-8")
+    return files
+
+
+def export_bundle(out: Path, rubric_path: Path | None = None, lang: str = "en") -> list[str]:
+    """Write the autograder zip to ``out`` (the rubric checked first); returns the names it holds."""
+    rubric = load_rubric(rubric_path)
+    files = grader_files(ENTRY, rubric)
     files["README.md"] = b"abkit: the Gradescope autograder\n"
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as bundle:
