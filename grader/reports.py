@@ -112,17 +112,41 @@ def results_json(grade: StudentGrade, rubric: Rubric, lang: str) -> dict:
 
 
 def _gradescope_tests(exercise: ExerciseGrade, rubric: Rubric, lang: str) -> list[dict]:
+    """An exercise's entries of Gradescope's ``tests[]``, each named once (:func:`unique_names`); one failed entry
+    saying why when the exercise has no tests (no file, or it could not be loaded)."""
     if not exercise.tests:  # no file, or it could not be loaded: one entry that says why
         output = terminal("\n".join([exercise.note, *exercise.traceback]).strip())
         return [{"name": f"{exercise.exercise}.py", "score": 0, "max_score": number(exercise.max_score),
                  "status": "failed", "output": output, "visibility": "visible"}]
+    names = unique_names([(f"{exercise.exercise}: {tg.result.label(lang)}", tg.result.name) for tg in exercise.tests])
     entries = []
-    for tg in exercise.tests:
-        entries.append({"name": f"{exercise.exercise}: {tg.result.label(lang)}", "score": number(tg.score, 4),
+    for tg, name in zip(exercise.tests, names):
+        entries.append({"name": name, "score": number(tg.score, 4),
                         "max_score": number(tg.max_score, 4), "status": "passed" if tg.result.passed else "failed",
                         "output": "" if tg.result.passed else terminal(render_result(tg.result, lang, show_tree=False)),
                         "visibility": rubric.visibility.get(tg.test.source, "visible")})
     return entries
+
+
+def unique_names(named: list[tuple[str, str]]) -> list[str]:
+    """Each test's shown name, given ``(label, id)`` pairs in order: the label, and where two tests share a label
+    (two hidden trees of one title, one per cut-off rule) the id that tells them apart, in brackets; a name still
+    shared after that gets its place among its namesakes (``#2``). The result is as long as ``named`` and has no
+    name twice.
+
+    >>> unique_names([("a: T", "a/x"), ("a: T", "a/y"), ("a: U", "a/z")])
+    ['a: T [a/x]', 'a: T [a/y]', 'a: U']
+    >>> unique_names([("a: T", "a/x"), ("a: T", "a/x")])
+    ['a: T [a/x]', 'a: T [a/x] #2']
+    """
+    labels = Counter(label for label, _ in named)
+    names = [label if labels[label] == 1 else f"{label} [{test_id}]" for label, test_id in named]
+    seen: Counter = Counter()
+    unique = []
+    for name in names:
+        seen[name] += 1
+        unique.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+    return unique
 
 
 def _overview(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
@@ -132,12 +156,13 @@ def _overview(grade: StudentGrade, rubric: Rubric, lang: str) -> str:
     for exercise in grade.exercises.values():
         lines.append(t("grade.report.exercise", lang, exercise=exercise.exercise, score=number(exercise.score),
                        max_score=number(exercise.max_score)) + (f" · {exercise.note}" if exercise.note else ""))
-        lines.extend(f"  {_mistake_line(m, lang)}" for m in exercise.mistakes)
+        lines.extend(f"  {mistake_line(m, lang)}" for m in exercise.mistakes)
     lines.extend(grade.notes)
     return "\n".join(lines)
 
 
-def _mistake_line(mistake_id: str, lang: str) -> str:
+def mistake_line(mistake_id: str, lang: str) -> str:
+    """One named mistake as the results' overview lists it ("Named mistake: …")."""
     return t("grade.report.mistake", lang, name=t(f"mistake.{mistake_id}.name", lang, **rule_words()))
 
 
@@ -185,7 +210,7 @@ def _exercise_markdown(exercise: ExerciseGrade, lang: str, visibility: dict[str,
                  for c, (p, n) in exercise.categories.items() if n]
         out += ["", " · ".join(parts)]
     for mistake_id in exercise.mistakes:
-        out += ["", f"### {_mistake_line(mistake_id, lang)}", "", t(f"mistake.{mistake_id}.why", lang, **rule_words()), "",
+        out += ["", f"### {mistake_line(mistake_id, lang)}", "", t(f"mistake.{mistake_id}.why", lang, **rule_words()), "",
                 t("grade.feedback.pseudocode", lang, line=pseudocode_line(mistake_id))]
     failed = [tg for tg in exercise.tests if not tg.result.passed and not tg.not_run]
     # the tests described in full come first, and first among them one that tells of state kept between calls

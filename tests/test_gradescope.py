@@ -2,7 +2,7 @@
 
     <root>/source/                    the bundle (abkit export gradescope), unzipped
     <root>/submission/                the student's files as uploaded (any depth; a packed hand-in unzipped)
-    <root>/submission_metadata.json   optional: Gradescope's, whose first user's e-mail seeds the random trees
+    <root>/submission_metadata.json   optional: Gradescope's, whose first user's sid (else e-mail) seeds the random trees
     <root>/results/results.json       what run_autograder writes
 
     AUTOGRADER_ROOT=<root> bash <root>/source/run_autograder
