@@ -31,7 +31,7 @@ from abkit.grader.reports import visible
 from abkit.grader.rubric import Rubric
 from abkit.grader.running import ExerciseRun, Runner, weakest
 from abkit.grader.sandbox import Interrupted, Limits
-from abkit.grader.picking import Picked, near_names, pick
+from abkit.grader.picking import Picked, listed, near_names, pick
 from abkit.grader.submissions import Submission, Unpacked, fingerprint, remove_tree, unpack
 from abkit.grader.testplan import Test, TestPlan, student_seed
 
@@ -116,7 +116,7 @@ class Grader:
         workspace = folder / "files"
         unpacked = unpack(submission, workspace)
         names = [f"{e}.py" for e in self.rubric.points]
-        notes = [m.render(self.lang) for m in (*submission.notes, *unpacked.skipped)]
+        notes = [m.render(self.lang) for m in (*listed(submission.notes), *listed(unpacked.skipped))]
         handin = check_handin(submission, unpacked, self.course_id, __version__,
                               self.names_are_ids and submission.verify)
         notes += handin_notes(handin, self.lang)

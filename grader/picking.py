@@ -36,6 +36,9 @@ PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun", "debug"})
 COPY_MARK = re.compile(r"([\s_-]*(\(\d+\)|\d+|copy|복사본))+$")
 #: how an exercise's file was found, as ``extra_data.files`` names it
 HOW = ("name", "notebook", "near_name", "near_notebook")
+#: lines of one kind a student's feedback lists one by one (copies not graded, files left out of the entry): a folder
+#: of 30,000 copies of a file made a feedback.md of 2.4 MB, a zip of 19,990 entries one of 1.5 MB
+NOTES_LISTED = 20
 
 
 class NotebookError(ValueError):
@@ -104,7 +107,19 @@ def pick(root: Path, files: list[str], notebooks: list[str], names: list[str]) -
             picked.problems.pop(name, None)
         elif name in picked.problems:  # nothing graded: the notebook's problem is the exercise's note, said once
             picked.ignored.remove(picked.problems[name])
+    picked.ignored = listed(picked.ignored)
     return picked
+
+
+def listed(messages: list[Message], most: int = NOTES_LISTED) -> list[Message]:
+    """The first ``most`` of ``messages`` and, when there are more, one saying how many more (``… and 29,980 more``).
+
+    >>> [m.render("en") for m in listed([Message("grade.feedback.title", student=s) for s in "abc"], 1)][1]
+    '… and 2 more, not listed one by one.'
+    """
+    if len(messages) <= most:
+        return list(messages)
+    return [*messages[:most], Message("gradebook.cut.more", count=len(messages) - most)]
 
 
 def _from_notebook(root: Path, notebook: str, name: str, files: list[str], picked: Picked) -> str | None:

@@ -44,6 +44,11 @@ TREES_SHOWN = 2         # of which with the tree drawn
 STATUSES = ("ok", "timeout", "crashed", "invalid")
 STUDENTS_FOLDER = "students"  # DIR/students/<id>/: each student's results.json and feedback.md
 STEP_PAGES = "steps-"  # DIR/students/<id>/steps-<test>.html: a failing visible test stepped through
+#: a student's feedback.md is cut (and says so) past this many bytes, and the whole folder (results.json, feedback.md
+#: and the step-through pages, each at most :data:`abkit.stepthrough.page.MAX_PAGE_BYTES`) holds at most this many:
+#: the pages that would go past it are not written, and the feedback says how many
+MAX_FEEDBACK_BYTES = 1_000_000
+MAX_STUDENT_BYTES = 10_000_000
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -307,19 +312,54 @@ def write_student(out: Path, grade: StudentGrade, rubric: Rubric, lang: str) -> 
     ``results.json``; returns the results."""
     folder = student_folder(out, grade.student, grade.folder)
     results = results_json(grade, rubric, lang)
+    report = json_text(results)
     shown = step_pages(grade, rubric)
-    pages = {}
+    pages, dropped = {}, 0
     if shown or any(folder.glob(f"{STEP_PAGES}*.html")):  # new pages, or old ones to remove
         from abkit.stepthrough.page import page_names, write_pages
 
         try:
-            write_pages(shown, folder, lang, STEP_PAGES)
-            pages = page_names([r.name for r in shown], STEP_PAGES)
+            written = write_pages(shown, folder, lang, STEP_PAGES)
+            dropped = within_budget(written, MAX_STUDENT_BYTES - MAX_FEEDBACK_BYTES - len(report.encode("utf-8")))
+            kept = {path.name for path in written[:len(written) - dropped]}
+            pages = {name: file for name, file in page_names([r.name for r in shown], STEP_PAGES).items()
+                     if file in kept}
         except Exception:  # noqa: BLE001 - a page is an extra: the grade and its feedback are written without it
             pass
-    write_atomic(folder / "feedback.md", markdown(feedback_markdown(grade, rubric, lang, pages)))
-    write_atomic(folder / "results.json", json_text(results))
+    text = feedback_markdown(grade, rubric, lang, pages)
+    if dropped:
+        text += "\n" + t("gradebook.cut.pages", lang, count=dropped, limit=MAX_STUDENT_BYTES // 1_000_000) + "\n"
+    write_atomic(folder / "feedback.md", cut_feedback(markdown(text), lang))
+    write_atomic(folder / "results.json", report)
     return results
+
+
+def within_budget(paths: list[Path], budget: int) -> int:
+    """Remove the last of ``paths`` (written files) until the others add up to at most ``budget`` bytes; how many
+    were removed."""
+    sizes = [path.stat().st_size for path in paths]
+    removed = 0
+    while sizes and sum(sizes) > budget:
+        paths[len(sizes) - 1].unlink(missing_ok=True)
+        sizes.pop()
+        removed += 1
+    return removed
+
+
+def cut_feedback(text: str, lang: str, most: int = MAX_FEEDBACK_BYTES) -> str:
+    """``text`` (a feedback.md) whole when it has at most ``most`` bytes; otherwise its first lines that fit, a code
+    block left open closed, and a sentence saying it was cut there."""
+    if len(text.encode("utf-8")) <= most:
+        return text
+    lines, size = [], 0
+    for line in text.splitlines():
+        size += len(line.encode("utf-8")) + 1
+        if size > most - 1_000:  # room for the closing fence and the sentence
+            break
+        lines.append(line)
+    if sum(1 for line in lines if line.startswith("```")) % 2:
+        lines.append("```")
+    return "\n".join(lines) + "\n\n" + t("gradebook.cut.feedback", lang, limit=most // 1_000) + "\n"
 
 
 def step_pages(grade: StudentGrade, rubric: Rubric) -> list:

@@ -215,18 +215,55 @@ def student_panes(student: Trace, expected: Trace, tree: Tree, rule: bool, lang:
     return panes, first, words, aligned(mine, theirs)
 
 
-def student_page(result, lang: str) -> str:
-    """A failing test's page: the student's search beside the expected one, the first difference marked and
-    told in the words of the text feedback (:func:`abkit.feedback.render_result`)."""
-    from abkit.feedback import finding_lines
+#: the most steps a failing test's page shows of each search (a search of a tree of :data:`MAX_PAGE_NODES` nodes
+#: takes about twice as many), and the most bytes the page may have: a search that loops over tens of thousands of
+#: calls on a small tree (49,000 direct calls: 8.3 MB a page) is shown up to there, and the page says it was cut
+MAX_PAGE_STEPS = 5_000
+MAX_PAGE_BYTES = 2_000_000
+FEWEST_STEPS = 50  # a page is never cut below this many steps, however long its steps are
 
+
+def student_page(result, lang: str, most_bytes: int = MAX_PAGE_BYTES) -> str:
+    """A failing test's page: the student's search beside the expected one, the first difference marked and
+    told in the words of the text feedback (:func:`abkit.feedback.render_result`). A search of more than
+    :data:`MAX_PAGE_STEPS` steps, or whose page would be longer than ``most_bytes``, shows its first steps (halved
+    until the page fits, down to :data:`FEWEST_STEPS`) and says that the search was cut there."""
     tree, student, expected, findings, boards = _drawn(result)
     panes, first, words, align = student_panes(student, expected, tree, result.prune_on_equality, lang, findings)
+    shown = MAX_PAGE_STEPS
+    while True:
+        page = _student_document(result, lang, tree, boards, cut_panes(panes, first, words, align, shown))
+        if len(page.encode("utf-8")) <= most_bytes or shown <= FEWEST_STEPS:
+            return page
+        shown //= 2
+
+
+def cut_panes(panes: list, first: int | None, words: str, align: list[int], shown: int) -> tuple:
+    """``(panes, first, words, align, total)`` with each pane's steps cut to its first ``shown`` (the first
+    difference kept only when it is among them), and ``total``, the student's steps before the cut (0: not cut)."""
+    total = len(panes[0][1])
+    if all(len(steps) <= shown for _, steps, _ in panes):
+        return panes, first, words, align, 0
+    cut = [(title, steps[:shown], note) for title, steps, note in panes]
+    theirs = len(cut[1][1]) if len(cut) > 1 else 1
+    align = [min(j, theirs - 1) for j in align[:shown]]
+    if first is not None and first >= shown:
+        first, words = None, ""
+    return cut, first, words, align, total if total > shown else 0
+
+
+def _student_document(result, lang: str, tree: Tree, boards: dict | None, parts: tuple) -> str:
+    """The page of :func:`student_page` around its (perhaps cut) ``parts``: :func:`cut_panes`'s tuple."""
+    from abkit.feedback import finding_lines
+
+    panes, first, words, align, total = parts
     title = t("page.student_title", lang, title=result.label(lang))
     found = "".join(f"<li>{escape(line)}</li>" for line in finding_lines(result.findings, lang))
     detail = result.detail.get("call")
     subtitle = f"{result.name}" + (f" · {detail}" if detail else "")
-    body = (_header(title, subtitle) + (f'<ul class="abk-findings">{found}</ul>' if found else "")
+    cut = (f'<p class="abk-note abk-cut"><b>{escape(t("gradebook.cut.page", lang, total=total, shown=len(panes[0][1])))}'
+           "</b></p>") if total else ""
+    body = (_header(title, subtitle) + (f'<ul class="abk-findings">{found}</ul>' if found else "") + cut
             + _legend(lang, boards) + widget(tree, panes, lang, "abk-student", first, words, align, boards))
     return document(lang, title, body)
 
