@@ -155,7 +155,6 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     """:func:`grade_batch`, its course fixed: the class read, who is graded again decided, the students graded,
     the class's files written."""
     _check_out(Path(out), Path(submissions))
-    check_out(Path(out), shard)  # another shard's folder, or a whole class's for a shard: refused, not overwritten
     intake = read_download(submissions)  # (a class with no student, or one it cannot read: SubmissionsError)
     with_roster(intake, roster)
     unique, duplicates = _unique(intake.entries)
@@ -163,14 +162,12 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     apart = folder_names(everyone)  # ids apart from another only in letter case: folders a disk keeps apart
     ours = members(everyone, shard) if shard else everyone  # the names of the whole class: the same in every shard
     unique = {name: replace(unique[name], folder=apart.get(name, "")) for name in ours}
+    check_out(Path(out), shard, ours)  # another shard's folder, or a whole class's for a shard: refused, not overwritten
     chosen = _chosen(student, unique, submissions, everyone, shard)
     grader = Grader(rubric, seed, lang, limits)
     result = BatchResult(Path(out), duplicates=duplicates, intake=intake)
     rows, todo = _to_grade(grader, unique, chosen, force, result)
     writable_folder(result.out)  # (made once the course's tests are known to be sound)
-    options = grade_options(rubric, seed, limits, getattr(roster, "path", None), unconfined=bool(missing_layers()))
-    write_record(result.out, make_record(rubric, seed, lang, everyone, shard, {n: e.folder for n, e in unique.items()},
-                                         duplicates, str(submissions), options))  # before any student: see shards
     _grade_each(grader, todo, jobs, rows, result, progress)
     held = [rows[name] for name in sorted(rows)]
     result.rows = Rows(result.out, held)
@@ -180,6 +177,9 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
                                          getattr(roster, "path", None), unconfined=bool(missing_layers()),
                                          shard=str(shard or ""))
     _write_class_files(result, held, unique, rubric, lang)
+    options = grade_options(rubric, seed, limits, getattr(roster, "path", None), unconfined=bool(missing_layers()))
+    write_record(result.out, make_record(rubric, seed, lang, everyone, shard, {n: e.folder for n, e in unique.items()},
+                                         duplicates, str(submissions), options))  # last: the folder is whole
     result.graded.sort()
     return result
 

@@ -2,9 +2,9 @@
 
 Every grading folder holds :data:`RECORD` (``grading.json``): what it was graded with (the kit's version, the seed,
 the rubric, the language), which class (a digest of every student id in the download), which shard (``null``: the
-whole class) and which students. It is written before the first student is graded, so an interrupted shard can be
-run again into its own folder; a folder that holds another shard's results, or a whole class's, is refused instead
-of overwritten (:func:`check_out`). Merging (:func:`merge`) checks the shards belong together, copies each
+whole class) and which students. It is written last, with the class files: a folder without it is unfinished (or
+graded before records). A folder that holds another shard's results, or a whole class's, is refused instead of
+overwritten (:func:`check_out`); an interrupted shard runs again into its own folder. Merging (:func:`merge`) checks the shards belong together, copies each
 student's folder and writes the class files and the record exactly as one unsharded run with the same seed does.
 """
 
@@ -121,18 +121,21 @@ def shown(shard: list | None) -> str:
     return f"{shard[0]}/{shard[1]}" if shard else ""
 
 
-def check_out(out: Path, shard: Shard | None) -> None:
-    """Refuse (:class:`UsageError`) to grade ``shard`` (None: the whole class) into ``out`` when it holds another
-    shard's results or, for a shard, a whole class's (recorded, or graded before folders had records); the same
-    shard, or the whole class again, is graded into it as before (saved grades reused)."""
+def check_out(out: Path, shard: Shard | None, ours: list[str]) -> None:
+    """Refuse (:class:`UsageError`) to grade ``shard`` (None: the whole class), whose students are ``ours``, into
+    ``out`` when it holds another shard's results or, for a shard, a whole class's: recorded, or, in a folder
+    without a record, a gradebook (a run from before records) or a student not in ``ours`` (an unfinished run of
+    another shard). The same shard, or the whole class again, is graded into it as before (saved grades reused)."""
     record = read_record(out)
-    ours = [shard.number, shard.count] if shard else None
-    if record is None:
-        graded = (Path(out) / "grades.csv").is_file() or any(Path(out).glob(f"{STUDENTS_FOLDER}/*/results.json"))
-        if shard is not None and graded:
+    if record is None and shard is not None:
+        if (Path(out) / "grades.csv").is_file():
             raise UsageError("shards.out_has_class", out=str(out), shard=str(shard))
-        return
-    if record["shard"] == ours:
+        mine = set(ours)
+        for saved in sorted(Path(out).glob(f"{STUDENTS_FOLDER}/*/results.json")):
+            student = _saved_student(saved)
+            if student is not None and student not in mine:
+                raise UsageError("shards.out_has_others", out=str(out), shard=str(shard), student=student)
+    if record is None or record["shard"] == ([shard.number, shard.count] if shard else None):
         return
     if shard is None:
         raise UsageError("shards.out_has_shard", out=str(out), theirs=shown(record["shard"]))
@@ -147,6 +150,16 @@ def command_line(submissions: str, out: Path, options: list[str], lang: str, stu
     for name in students:
         words += ["--student", name]
     return shlex.join([*words, "--force"])
+
+
+def _saved_student(results: Path) -> str | None:
+    """The student whose ``results.json`` this is, or None when it cannot be read."""
+    try:
+        data = json.loads(results.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    extra = data.get("extra_data") if isinstance(data, dict) else None
+    return extra.get("student") if isinstance(extra, dict) and isinstance(extra.get("student"), str) else None
 
 
 @dataclass

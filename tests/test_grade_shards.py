@@ -109,6 +109,21 @@ def test_a_shard_whose_folder_predates_records_is_refused_too(graded, abkit, tmp
 
 
 @pytest.mark.slow
+def test_an_unfinished_shard_is_finished_in_its_folder_and_another_shard_is_kept_out_of_it(graded, abkit, tmp_path):
+    """A shard interrupted before its class files (and record) are written: its students' results alone."""
+    out = tmp_path / "unfinished"
+    shutil.copytree(graded["out-2"], out)
+    for name in ("grading.json", "grades.csv", "summary.md", "histogram.svg", "intake.md"):
+        (out / name).unlink()
+    run = abkit("grade", EXAMPLES, "--out", out, "--shard", "1/3", *SETTINGS)
+    assert run.status == 2 and run.err.startswith(f"error: --out {out} holds the results of student carol, who is not "
+                                                  "in shard 1/3 (an unfinished run of another shard)")
+    run = abkit("grade", EXAMPLES, "--out", out, "--shard", "2/3", *SETTINGS)
+    assert run.status == 0 and "(0 graded now, 3 kept from an earlier run)" in run.out
+    assert files(out) == files(graded["out-2"])
+
+
+@pytest.mark.slow
 def test_the_same_shard_again_reuses_its_grades_and_a_student_of_another_shard_is_pointed_there(graded, abkit,
                                                                                                 tmp_path):
     out = tmp_path / "again"
