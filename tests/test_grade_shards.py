@@ -205,3 +205,29 @@ def test_the_shards_modules_examples_hold():
 
     result = doctest.testmod(shards)
     assert result.failed == 0 and result.attempted >= 2
+
+
+@pytest.mark.slow
+def test_a_grader_fault_in_a_shard_is_named_after_the_merge_with_the_command_one_run_would_give(graded, abkit,
+                                                                                                 tmp_path):
+    """The command that grades again a student on whom the grader failed names the merged folder, as one run
+    into that folder would (a grader fault made by hand: the kit has none to make one with)."""
+    from abkit.grader.batch import regrade_command
+    from abkit.grader.confine import missing_layers
+    from abkit.grader.rubric import load_rubric
+    from abkit.grader.sandbox import Limits
+
+    shards = []
+    for k in (1, 2, 3):
+        shards.append(tmp_path / f"out-{k}")
+        shutil.copytree(graded[f"out-{k}"], shards[-1])
+    results = tmp_path / "out-2" / "students" / "dave" / "results.json"
+    row = json.loads(results.read_text(encoding="utf-8"))
+    row["extra_data"]["grader_error"] = "Traceback (most recent call last):\nKeyError: 'x'\n"
+    results.write_text(json.dumps(row), encoding="utf-8")
+    merged = tmp_path / "merged"
+    run = abkit("grades", "merge", *shards, "--out", merged, "--lang", "en")
+    want = regrade_command(EXAMPLES, merged, load_rubric(), 0, "en", Limits(test_seconds=1.5), ["dave"],
+                           unconfined=bool(missing_layers()))
+    assert run.status == 1 and f"  {want}\n" in run.err
+    assert f"```\n{want}\n```" in (merged / "summary.md").read_text(encoding="utf-8")
