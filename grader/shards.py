@@ -4,8 +4,9 @@ Every grading folder holds :data:`RECORD` (``grading.json``): what it was graded
 the rubric, the language), which class (a digest of every student id in the download), which shard (``null``: the
 whole class) and which students. It is written last, with the class files: a folder without it is unfinished (or
 graded before records). A folder that holds another shard's results, or a whole class's, is refused instead of
-overwritten (:func:`check_out`); an interrupted shard runs again into its own folder. Merging (:func:`merge`) checks the shards belong together, copies each
-student's folder and writes the class files and the record exactly as one unsharded run with the same seed does.
+overwritten (:func:`check_out`); an interrupted shard runs again into its own folder. Merging (:func:`merge`)
+checks the shards belong together, copies each student's folder and writes the class files and the record exactly
+as one unsharded run with the same seed does.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 from abkit import __version__
 from abkit.errors import UsageError
 
-from abkit.grader.reports import (STUDENTS_FOLDER, json_text, read_results, write_atomic, write_class)
+from abkit.grader.reports import STUDENTS_FOLDER, json_text, read_results, write_atomic, write_class
 from abkit.grader.rubric import Rubric
 from abkit.grader.intake_report import INTAKE_REPORT
 
@@ -180,6 +181,7 @@ def merge(folders: list[Path], out: Path) -> Merged:
     sentence) when the shards do not make one whole class (:func:`checked_shards`) or ``out`` is one of them."""
     shards = checked_shards(folders)
     check_target(out, folders)
+    (Path(out) / RECORD).unlink(missing_ok=True)  # written last: a merge cut short leaves an unfinished folder
     first = shards[0][1]
     students = sorted(s for _, record in shards for s in record["students"])
     folders_of = {name: f for _, r in shards for name, f in r.get("folders", {}).items()}
@@ -196,8 +198,9 @@ def merge(folders: list[Path], out: Path) -> Merged:
             rows.append({key: value for key, value in row.items() if key != "tests"})
     if (Path(shards[0][0]) / INTAKE_REPORT).is_file():
         shutil.copyfile(Path(shards[0][0]) / INTAKE_REPORT, Path(out) / INTAKE_REPORT)
+    merged = _merged_class_files(Path(out), record, rows)
     write_record(out, record)
-    return _merged_class_files(Path(out), record, rows)
+    return merged
 
 
 def _merged_class_files(out: Path, record: dict, rows: list[dict]) -> Merged:

@@ -1,4 +1,5 @@
-"""``abkit grade --shard K/N`` and ``abkit grades merge``: a class graded in shards and merged is the class graded once."""
+"""``abkit grade --shard K/N`` and ``abkit grades merge``: a class graded in shards, then merged, is the class
+graded once."""
 
 from __future__ import annotations
 
