@@ -25,7 +25,6 @@ import gc
 import multiprocessing
 import multiprocessing.connection
 import os
-import shlex
 import signal
 import sys
 import tempfile
@@ -54,6 +53,7 @@ from abkit.grader.intake import read_download, with_roster
 from abkit.grader.intake_report import INTAKE_REPORT, intake_markdown
 from abkit.safetext import markdown
 from abkit.grader.submissions import Submission, SubmissionsError, remove_tree, shown, student_id
+from abkit.grader.shards import Shard, check_out, command_line, make_record, members, shard_of, write_record
 
 
 @dataclass
@@ -113,17 +113,19 @@ class Rows(Sequence):
 def grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int = 0, lang: str = "en", jobs: int = 2,
                 limits: Limits | None = None, student: str | Iterable[str] | None = None, force: bool = False,
                 progress: Callable[[int, int, Outcome], None] | None = None,
-                roster: dict[str, tuple[str, str]] | None = None) -> BatchResult:
+                roster: dict[str, tuple[str, str]] | None = None, shard: Shard | None = None) -> BatchResult:
     """Grade the class in ``submissions`` (as its LMS wrote it: :mod:`abkit.grader.intake`) into ``out``;
     :class:`SubmissionsError` for an instructor error.
 
     ``student``: one student id, or several, to grade again (the others' saved results are kept); ``roster``: the
-    course's id and name per LMS identity (:func:`abkit.grader.roster.load_roster`). Whatever
+    course's id and name per LMS identity (:func:`abkit.grader.roster.load_roster`); ``shard``: grade only that
+    share of the class (:func:`abkit.grader.shards.members`), into a folder no other shard's results are in. Whatever
     happens while grading one student costs that student only: every student gets a row and the class files are
     always written; those on whom the grader itself failed are :attr:`BatchResult.failed`.
     """
     with chosen_course(None):  # found once: the batch works on one course however long it runs
-        return _grade_batch(submissions, out, rubric, seed, lang, jobs, limits, student, force, progress, roster)
+        return _grade_batch(submissions, out, rubric, seed, lang, jobs, limits, student, force, progress, roster,
+                            shard)
 
 
 def _check_out(out: Path, submissions: Path) -> None:
@@ -149,16 +151,19 @@ def _check_out(out: Path, submissions: Path) -> None:
 def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, jobs: int,
                  limits: Limits | None, student: str | Iterable[str] | None, force: bool,
                  progress: Callable[[int, int, Outcome], None] | None,
-                 roster: dict[str, tuple[str, str]] | None = None) -> BatchResult:
+                 roster: dict[str, tuple[str, str]] | None = None, shard: Shard | None = None) -> BatchResult:
     """:func:`grade_batch`, its course fixed: the class read, who is graded again decided, the students graded,
     the class's files written."""
     _check_out(Path(out), Path(submissions))
     intake = read_download(submissions)  # (a class with no student, or one it cannot read: SubmissionsError)
     with_roster(intake, roster)
     unique, duplicates = _unique(intake.entries)
-    apart = folder_names(list(unique))  # ids apart from another only in letter case: folders a disk keeps apart
-    unique = {name: replace(entry, folder=apart.get(name, "")) for name, entry in unique.items()}
-    chosen = _chosen(student, unique, submissions)
+    everyone = list(unique)
+    apart = folder_names(everyone)  # ids apart from another only in letter case: folders a disk keeps apart
+    ours = members(everyone, shard) if shard else everyone  # the names of the whole class: the same in every shard
+    unique = {name: replace(unique[name], folder=apart.get(name, "")) for name in ours}
+    check_out(Path(out), shard, ours)  # another shard's folder, or a whole class's for a shard: refused, not overwritten
+    chosen = _chosen(student, unique, submissions, everyone, shard)
     grader = Grader(rubric, seed, lang, limits)
     result = BatchResult(Path(out), duplicates=duplicates, intake=intake)
     rows, todo = _to_grade(grader, unique, chosen, force, result)
@@ -169,18 +174,27 @@ def _grade_batch(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: 
     result.failed = [r["extra_data"]["student"] for r in held if r["extra_data"].get("grader_error")]
     if result.failed:
         result.regrade = regrade_command(submissions, result.out, rubric, seed, lang, limits, result.failed,
-                                         getattr(roster, "path", None), unconfined=bool(missing_layers()))
+                                         getattr(roster, "path", None), unconfined=bool(missing_layers()),
+                                         shard=str(shard or ""))
     _write_class_files(result, held, unique, rubric, lang)
+    options = grade_options(rubric, seed, limits, getattr(roster, "path", None), unconfined=bool(missing_layers()))
+    write_record(result.out, make_record(rubric, seed, lang, everyone, shard, {n: e.folder for n, e in unique.items()},
+                                         duplicates, str(submissions), options))  # last: the folder is whole
     result.graded.sort()
     return result
 
 
-def _chosen(student: str | Iterable[str] | None, unique: dict[str, Submission], submissions: Path) -> set[str] | None:
-    """The ids ``--student`` names (None: the whole class); :class:`SubmissionsError` for one not in the class."""
+def _chosen(student: str | Iterable[str] | None, unique: dict[str, Submission], submissions: Path,
+            everyone: list[str] = (), shard: Shard | None = None) -> set[str] | None:
+    """The ids ``--student`` names (None: the whole class, or the shard); :class:`SubmissionsError` for one not in
+    the class, or in another shard (``everyone``: the class's ids)."""
     if student is None:
         return None
     chosen = {student_id(s) for s in ([student] if isinstance(student, str) else student)}
     for name in sorted(chosen):
+        if name not in unique and shard is not None and name in everyone:
+            raise SubmissionsError("shards.not_here", student=name, shard=str(shard),
+                                   theirs=str(shard_of(name, everyone, shard.count)))
         if name not in unique:
             raise SubmissionsError("grade.no_student", student=name, path=submissions)
     return chosen
@@ -259,15 +273,24 @@ def _unique(entries: list[Submission]) -> tuple[dict[str, Submission], list[str]
 
 
 def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lang: str, limits: Limits | None,
-                    students: list[str], roster: Path | None = None, unconfined: bool = False) -> str:
+                    students: list[str], roster: Path | None = None, unconfined: bool = False,
+                    shard: str = "") -> str:
     """The command that grades just ``students`` again with this batch's settings (a shell line); ``unconfined``:
-    with ``--unconfined``, which ``abkit grade`` needs on a machine that cannot confine student code.
+    with ``--unconfined``, which ``abkit grade`` needs on a machine that cannot confine student code; ``shard``:
+    the batch's ``--shard K/N``, if any (its folder takes no other shard's students).
 
     >>> from grader.rubric import Rubric
     >>> regrade_command(Path("class"), Path("out dir"), Rubric({}), 0, "en", None, ["s1", "s 2"])
     "abkit grade class --out 'out dir' --lang en --student s1 --student 's 2' --force"
     """
-    words = ["abkit", "grade", str(submissions), "--out", str(out)]
+    options = grade_options(rubric, seed, limits, roster, unconfined)
+    return command_line(str(submissions), out, options + (["--shard", shard] if shard else []), lang, students)
+
+
+def grade_options(rubric: Rubric, seed: int, limits: Limits | None, roster: Path | None = None,
+                  unconfined: bool = False) -> list[str]:
+    """The options of ``abkit grade`` that give a batch's grades (those left at their default are left out)."""
+    words = []
     if seed:
         words += ["--seed", str(seed)]
     if rubric.path and Path(rubric.path).resolve() != default_rubric().resolve():
@@ -278,10 +301,7 @@ def regrade_command(submissions: Path, out: Path, rubric: Rubric, seed: int, lan
         words += ["--roster", str(roster)]
     if unconfined:
         words += ["--unconfined"]
-    words += ["--lang", lang]
-    for name in students:
-        words += ["--student", name]
-    return shlex.join([*words, "--force"])
+    return words
 
 
 @dataclass(frozen=True)

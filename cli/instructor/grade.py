@@ -1,4 +1,5 @@
-"""``abkit grade SUBMISSIONS --out DIR``: grade a class; ``abkit export gradescope``: the autograder bundle."""
+"""``abkit grade SUBMISSIONS --out DIR [--shard K/N]``: grade a class, or one shard of it; ``abkit export
+gradescope``: the autograder bundle."""
 
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ def register(sub, lang: str, add_lang) -> None:
     p.add_argument("--rubric", type=Path, metavar="FILE", help=t("grade.help.rubric", lang))
     p.add_argument("--roster", type=Path, metavar="CSV", help=t("intake.help.roster", lang))
     p.add_argument("--unconfined", action="store_true", help=t("grade.help.unconfined", lang))
+    p.add_argument("--shard", metavar="K/N", help=t("shards.help.shard", lang))
     add_lang(p, lang)
     p.set_defaults(run=run)
 
@@ -40,7 +42,9 @@ def run(args) -> int:
     from abkit.safetext import terminal
     from abkit.grader.sandbox import Limits
     from abkit.grader.submissions import SubmissionsError
+    from abkit.grader.shards import parse_shard
 
+    shard = parse_shard(args.shard) if args.shard is not None else None  # (a bad K/N: one sentence, status 2)
     if args.timeout is None:
         args.timeout = Limits.test_seconds
     if args.jobs < 1 or not 0.01 <= args.timeout <= 3600:  # nan and inf are neither: a time limit is a real time
@@ -66,7 +70,7 @@ def run(args) -> int:
     try:
         with terminate_as_interrupt():
             result = grade_batch(args.submissions, args.out, rubric, args.seed, args.lang, args.jobs, limits,
-                                 args.student, args.force, progress, roster)
+                                 args.student, args.force, progress, roster, shard)
     except SubmissionsError as error:  # it may name the class's files: no escape sequence of theirs reaches the terminal
         print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
         return 2
