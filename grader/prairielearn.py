@@ -201,8 +201,7 @@ def question_tests(graded: ExerciseGrade, rubric: Rubric, lang: str) -> list[dic
     found and its output; a hidden one (its source's rubric visibility not ``visible``) by a number, passed or
     not, with no tree, values or output, which would show the hidden fixture and its expected answers."""
     shown = [tg for tg in graded.tests if visible(tg.test.source, rubric.visibility)]
-    names = dict(zip(map(id, shown), unique_names([(f"{graded.exercise}: {tg.result.label(lang)}", tg.result.name)
-                                                   for tg in shown])))
+    names = dict(zip(map(id, shown), unique_names([f"{graded.exercise}: {tg.result.label(lang)}" for tg in shown])))
     tests, hidden = [], 0
     for tg in graded.tests:
         entry = {"points": number(tg.score, 4), "max_points": number(tg.max_score, 4)}

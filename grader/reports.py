@@ -123,7 +123,7 @@ def _gradescope_tests(exercise: ExerciseGrade, rubric: Rubric, lang: str) -> lis
         output = terminal("\n".join([exercise.note, *exercise.traceback]).strip())
         return [{"name": f"{exercise.exercise}.py", "score": 0, "max_score": number(exercise.max_score),
                  "status": "failed", "output": output, "visibility": "visible"}]
-    names = unique_names([(f"{exercise.exercise}: {tg.result.label(lang)}", tg.result.name) for tg in exercise.tests])
+    names = unique_names([f"{exercise.exercise}: {tg.result.label(lang)}" for tg in exercise.tests])
     entries = []
     for tg, name in zip(exercise.tests, names):
         entries.append({"name": name, "score": number(tg.score, 4),
@@ -133,24 +133,20 @@ def _gradescope_tests(exercise: ExerciseGrade, rubric: Rubric, lang: str) -> lis
     return entries
 
 
-def unique_names(named: list[tuple[str, str]]) -> list[str]:
-    """Each test's shown name, given ``(label, id)`` pairs in order: the label, and where two tests share a label
-    (two hidden trees of one title, one per cut-off rule) the id that tells them apart, in brackets; a name still
-    shared after that gets its place among its namesakes (``#2``). The result is as long as ``named`` and has no
-    name twice.
+def unique_names(labels: list[str]) -> list[str]:
+    """Each test's shown name, given the tests' labels in order: the label, and where tests share a label (two
+    hidden trees of one title, one per cut-off rule) the second and later get their place among their namesakes
+    (``#2``). Never a test's id: a hidden test's id would name a hidden fixture in what students see. The result is
+    as long as ``labels`` and has no name twice.
 
-    >>> unique_names([("a: T", "a/x"), ("a: T", "a/y"), ("a: U", "a/z")])
-    ['a: T [a/x]', 'a: T [a/y]', 'a: U']
-    >>> unique_names([("a: T", "a/x"), ("a: T", "a/x")])
-    ['a: T [a/x]', 'a: T [a/x] #2']
+    >>> unique_names(["a: T", "a: T", "a: U", "a: T"])
+    ['a: T', 'a: T #2', 'a: U', 'a: T #3']
     """
-    labels = Counter(label for label, _ in named)
-    names = [label if labels[label] == 1 else f"{label} [{test_id}]" for label, test_id in named]
     seen: Counter = Counter()
     unique = []
-    for name in names:
-        seen[name] += 1
-        unique.append(name if seen[name] == 1 else f"{name} #{seen[name]}")
+    for label in labels:
+        seen[label] += 1
+        unique.append(label if seen[label] == 1 else f"{label} #{seen[label]}")
     return unique
 
 
