@@ -138,11 +138,17 @@ def submitters(root: Path) -> list[dict[str, str]]:
     return [person for person in people if any(person.values())]
 
 
-def student_id(people: list[dict[str, str]]) -> str:
-    """The id a submission is graded under (it seeds the student's random trees), as ``abkit grade`` names a
-    student of a Gradescope export: the first submitter's sid, else e-mail, else name; ``submission`` for nobody.
+def student_id(root: Path) -> str:
+    """The id the submission in ``root`` is graded under (it seeds the student's random trees), read from Gradescope's
+    ``submission_metadata.json`` there (:func:`submitters`): :func:`first_submitter`'s."""
+    return first_submitter(submitters(root))
 
-    >>> student_id([{"name": "Ann Lee", "email": "ann@example.edu", "sid": ""}]), student_id([])
+
+def first_submitter(people: list[dict[str, str]]) -> str:
+    """As ``abkit grade`` names a student of a Gradescope export: the first submitter's sid, else e-mail, else
+    name; ``submission`` for nobody.
+
+    >>> first_submitter([{"name": "Ann Lee", "email": "ann@example.edu", "sid": ""}]), first_submitter([])
     ('ann@example.edu', 'submission')
     """
     for person in people[:1]:
@@ -173,7 +179,7 @@ def run_autograder(root: Path, lang: str = "en", seed: int = 0) -> dict:
     # and refusing there would leave the student with no grade. The child still applies every layer the kernel has.
     people = submitters(root)
     with tempfile.TemporaryDirectory(prefix="abkit-gs-") as work:
-        grade = grader.grade(Submission(student_id(people), root / "submission"), Path(work))
+        grade = grader.grade(Submission(first_submitter(people), root / "submission"), Path(work))
     results = results_json(grade, rubric, lang)
     results["output"] = "\n".join(filter(None, [terminal(submitted_by(people, lang)), results["output"]]))
     results["extra_data"]["users"] = people

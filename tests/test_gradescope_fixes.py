@@ -54,14 +54,14 @@ def test_the_autograder_names_the_student_from_gradescopes_metadata(tmp_path, mo
     import json
     import shutil
 
-    from abkit.grader.gradescope import run_autograder, student_id, submitters
+    from abkit.grader.gradescope import first_submitter, run_autograder, submitters
 
     shutil.copytree(SOLUTIONS, tmp_path / "submission")
     (tmp_path / "submission_metadata.json").write_text(json.dumps(METADATA), encoding="utf-8")
     people = submitters(tmp_path)
     assert people == [{"name": "Ann Lee", "email": "ann@example.edu", "sid": "2024-001"},
                       {"name": "Ben Park", "email": "ben@example.edu", "sid": ""}]
-    assert student_id(people) == "2024-001" and student_id(people[1:]) == "ben@example.edu"
+    assert first_submitter(people) == "2024-001" and first_submitter(people[1:]) == "ben@example.edu"
 
     results = run_autograder(tmp_path, "en")
     assert results["extra_data"]["student"] == "2024-001" and results["extra_data"]["users"] == people
@@ -75,7 +75,7 @@ def test_missing_or_foreign_metadata_grades_as_submission(tmp_path, text):
 
     if text:
         (tmp_path / "submission_metadata.json").write_text(text, encoding="utf-8")
-    assert submitters(tmp_path) == [] and student_id(submitters(tmp_path)) == "submission"
+    assert submitters(tmp_path) == [] and student_id(tmp_path) == "submission"
 
 
 # -- setup.sh on an image whose Python refuses system-wide installs (PEP 668) ---------------------------------------
