@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,6 +110,16 @@ def read_grades(folder: Path) -> list[dict[str, str]]:
     return rows
 
 
+def roster_graded_with(folder: Path) -> str:
+    """The ``--roster`` the class in ``folder`` was graded with, as its ``grading.json`` records it (``""``: none,
+    or no record). With a roster, a student's id in ``grades.csv`` is the course's, not an LMS identity."""
+    try:
+        options = json.loads((Path(folder) / "grading.json").read_text(encoding="utf-8"))["options"]
+        return str(options[options.index("--roster") + 1]) if "--roster" in options else ""
+    except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+        return ""
+
+
 def who_is_who(students: list[str], roster: dict[str, tuple[str, str]] | None) -> dict[str, Who]:
     """Each student's :class:`Who`: a roster's LMS ids and name for the course's id; without a roster (or for a
     student it does not name) the student's id is the LMS's own (as :func:`abkit.grader.intake.with_roster` left it)."""
@@ -146,6 +157,9 @@ def export_grades(folder: Path, fmt: str, roster: dict[str, tuple[str, str]] | N
     :data:`COLUMNS` and the assignment's), then a row per graded student, sorted as ``grades.csv``; a
     :class:`UsageError` naming the students the format cannot identify and what to pass."""
     rows = read_grades(folder)
+    graded_with = roster_graded_with(folder)
+    if graded_with and roster is None:  # its ids are the course's: taken for an LMS's, they could name others
+        raise UsageError("gradebook.roster_needed", path=folder, roster=graded_with)
     kept = [r for r in rows if not r["grader_error"]]
     left_out = [r["student"] for r in rows if r["grader_error"]]
     people = who_is_who([r["student"] for r in kept], roster)

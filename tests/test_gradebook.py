@@ -86,10 +86,22 @@ def test_gradescope_gets_the_name_the_e_mail_and_the_sid(graded, abkit, tmp_path
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("lang, words", [("en", "Pass that roster again"), ("ko", "그 명단을 다시 지정하세요")])
+def test_a_class_graded_with_a_roster_is_not_exported_without_it(graded, abkit, tmp_path, lang, words):
+    """Graded with --roster, grades.csv holds the course's ids (2024001): without the roster they would be taken
+    for Canvas user ids, which may be other students'. The export says so, names the roster, and writes nothing."""
+    out, roster, _ = graded
+    run = abkit("grades", "export", out, "--format", "canvas", "--out", tmp_path / "c.csv", "--lang", lang)
+    assert run.status == 2 and "Traceback" not in run.err
+    assert words in run.err and f"--roster {roster}" in run.err
+    assert len(run.err.strip().splitlines()) == 1 and not (tmp_path / "c.csv").exists()
+
+
 @pytest.mark.parametrize("lang, words", [("en", "neither an e-mail address nor a course id"), ("ko", "이메일 주소도")])
-def test_moodle_without_the_roster_says_what_is_missing_and_what_to_pass(graded, abkit, tmp_path, lang, words):
-    out, _, _ = graded
-    run = abkit("grades", "export", out, "--format", "moodle", "--out", tmp_path / "m.csv", "--lang", lang)
+def test_moodle_without_the_roster_says_what_is_missing_and_what_to_pass(abkit, tmp_path, lang, words):
+    grades_csv(tmp_path / "out", "2024001,ok,3,3,3,,1,,\n2024002,ok,2,3,2,,2,,\n")
+    run = abkit("grades", "export", tmp_path / "out", "--format", "moodle", "--out", tmp_path / "m.csv",
+                "--lang", lang)
     assert run.status == 2 and "Traceback" not in run.err
     assert words in run.err and "--roster" in run.err and "2024001, 2024002" in run.err
     assert len(run.err.strip().splitlines()) == 1 and not (tmp_path / "m.csv").exists()
