@@ -55,14 +55,9 @@ def run(args) -> int:
     rubric = checked_rubric(args.rubric, args.lang)  # refused before any student runs
     if rubric is None:
         return 2
-    roster = None
-    if args.roster is not None:
-        from abkit.grader.roster import RosterError, load_roster
-        try:
-            roster = load_roster(args.roster)
-        except RosterError as error:  # it may name the roster's cells: no escape sequence reaches the terminal
-            print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
-            return 2
+    usable, roster = checked_roster(args.roster, args.lang)
+    if not usable:
+        return 2
     if not args.unconfined:
         refuse_where_unconfined()  # before any student code runs and before --out is made
     limits = Limits(test_seconds=args.timeout, student_seconds=max(Limits.student_seconds, 10 * args.timeout))
@@ -87,6 +82,22 @@ def run(args) -> int:
     print(t("grade.done", args.lang, students=len(result.rows), graded=len(result.graded), reused=len(result.reused),
             out=result.out, **statuses))
     return report_grader_errors(result, args.lang)
+
+
+def checked_roster(path: Path | None, lang: str):
+    """``(True, roster)`` for the ``--roster`` at ``path`` (``None`` when none is given); ``(False, None)`` once a
+    roster that cannot be used has been said in one line on stderr (its cells shown safely: no escape sequence
+    reaches the terminal)."""
+    if path is None:
+        return True, None
+    from abkit.grader.roster import RosterError, load_roster
+    from abkit.safetext import terminal
+
+    try:
+        return True, load_roster(path)
+    except RosterError as error:
+        print(terminal(t("cli.error", lang, message=error.message.render(lang))), file=sys.stderr)
+        return False, None
 
 
 def refuse_where_unconfined() -> None:

@@ -30,16 +30,12 @@ def run(args) -> int:
     from abkit.errors import UsageError
     from abkit.grader.gradebook import export_grades
     from abkit.grader.reports import write_atomic
-    from abkit.grader.roster import RosterError, load_roster
+    from abkit.cli.instructor.grade import checked_roster
     from abkit.safetext import terminal
 
-    roster = None
-    if args.roster is not None:
-        try:
-            roster = load_roster(args.roster)
-        except RosterError as error:  # it may name the roster's cells: no escape sequence reaches the terminal
-            print(terminal(t("cli.error", args.lang, message=error.message.render(args.lang))), file=sys.stderr)
-            return 2
+    usable, roster = checked_roster(args.roster, args.lang)
+    if not usable:
+        return 2
     done = export_grades(args.folder, args.format, roster, args.assignment, args.assignment_id)
     out = args.out or args.folder / f"grades-{args.format}.csv"
     try:
